@@ -1,0 +1,55 @@
+# gridcensus: the set-up commands are `make census` and `make test`.
+#   make census            orders 1-7 of the Latin census, then the report check (seconds)
+#   make census ORDER=8    the full census to order 8 (about a minute on 2 cores)
+#   make test              the whole test suite (optimised test profile)
+#   make bench             criterion benches of every census, sampler and rung
+#   make report            check results/ against published counts; write results/REPORT.md
+#   make results           regenerate every committed CSV under results/, then the report
+
+CARGO   ?= cargo
+ORDER   ?= 7
+THREADS ?=
+BIN     := target/release/gridcensus
+THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
+
+.PHONY: all build census test bench report results results-latin results-calcudoku \
+        results-numbrix results-kakurasu bank clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+census: build
+	$(BIN) latin census --orders 1-$(ORDER) $(THREADS_ARG)
+	$(BIN) report
+
+test:
+	$(CARGO) test --all-targets --no-fail-fast -- --test-threads 2
+
+bench:
+	$(CARGO) bench
+
+report: build
+	$(BIN) report
+
+results: build results-latin results-calcudoku results-numbrix results-kakurasu
+	$(BIN) report
+
+results-latin: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-latin.sh
+
+results-calcudoku: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-calcudoku.sh
+
+results-numbrix: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-numbrix.sh
+
+results-kakurasu: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-kakurasu.sh
+
+bank: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/bank.sh
+
+clean:
+	$(CARGO) clean

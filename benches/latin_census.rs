@@ -1,0 +1,33 @@
+//! Census benches: the whole order-7 census, and one order-8 work unit.
+use criterion::{Criterion, criterion_group, criterion_main};
+use gridcensus::engine::{Job, Unit, run::run_simple};
+use gridcensus::latin::census::CensusJob;
+use std::hint::black_box;
+
+fn benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("latin_census");
+    g.sample_size(10);
+    g.bench_function("order7_all_threads", |b| {
+        b.iter(|| {
+            let job = CensusJob::new(7).unwrap();
+            black_box(run_simple(&job, None).unwrap())
+        })
+    });
+    let job8 = CensusJob::new(8).unwrap();
+    let mid = job8.unit_count() / 2;
+    g.bench_function("order8_one_unit", |b| {
+        b.iter(|| {
+            black_box(
+                job8.run_unit(Unit {
+                    index: mid,
+                    master_seed: 0,
+                })
+                .unwrap(),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(group, benches);
+criterion_main!(group);

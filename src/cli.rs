@@ -1,0 +1,85 @@
+//! The command line: one subcommand per puzzle (each puzzle owns its sub-subcommands in
+//! `<puzzle>/cli.rs`) plus the cross-cutting jobs `merge` and `report`.
+
+use crate::engine::shard::read_header;
+use crate::error::input_error;
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gridcensus",
+    version,
+    about = "Exact censuses, sampling studies and solver benchmarks for grid puzzles"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Latin squares: the reduced-square intercalate census and the sampler study.
+    #[command(subcommand)]
+    Latin(crate::latin::cli::LatinCmd),
+    /// Calcudoku (KenKen-style): solve, hint, generate, studies.
+    #[command(subcommand)]
+    Calcudoku(crate::calcudoku::cli::CalcudokuCmd),
+    /// Numbrix (Hamiltonian-path puzzles): solve, hint, census, sampler, studies.
+    #[command(subcommand)]
+    Numbrix(crate::numbrix::cli::NumbrixCmd),
+    /// Kakurasu: solve, hint, generate, difficulty table, census.
+    #[command(subcommand)]
+    Kakurasu(crate::kakurasu::cli::KakurasuCmd),
+    /// Merge the partial files of a sharded run into the result an unsharded run writes.
+    Merge {
+        /// Partial files (one per shard, all from the same job).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Directory of result files.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+    },
+    /// Check results/ against published counts; write results/REPORT.md and charts.
+    Report {
+        /// Directory of result files.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+    },
+}
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Latin(c) => crate::latin::cli::run(c),
+        Command::Calcudoku(c) => crate::calcudoku::cli::run(c),
+        Command::Numbrix(c) => crate::numbrix::cli::run(c),
+        Command::Kakurasu(c) => crate::kakurasu::cli::run(c),
+        Command::Merge { files, results } => merge(&files, &results),
+        Command::Report { results } => crate::report::into_result(crate::report::run(&results)?),
+    }
+}
+
+/// Dispatch a merge on the job kind recorded in the first partial file.
+fn merge(files: &[PathBuf], results: &std::path::Path) -> Result<()> {
+    let first = files
+        .first()
+        .ok_or_else(|| input_error("merge needs at least one partial file"))?;
+    let kind = read_header(first)?.spec.kind;
+    type MergeFn = fn(&str, &[PathBuf], &std::path::Path) -> Result<bool>;
+    let handlers: [MergeFn; 4] = [
+        crate::latin::cli::merge,
+        crate::calcudoku::cli::merge,
+        crate::numbrix::cli::merge,
+        crate::kakurasu::cli::merge,
+    ];
+    for h in handlers {
+        if h(&kind, files, results)? {
+            return Ok(());
+        }
+    }
+    Err(input_error(format!(
+        "{}: unknown job kind '{kind}'",
+        first.display()
+    )))
+}

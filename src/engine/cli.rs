@@ -1,0 +1,184 @@
+//! The engine's command-line face: the argument group every job subcommand flattens in, and the
+//! function that runs a job from those arguments (whole, one shard, or resumed).
+
+use super::manifest::Manifest;
+use super::run::{RunOptions, Shard, run};
+use super::shard::write_partial_file;
+use super::{Job, JobSpec, Partial};
+use anyhow::Result;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Run only the units with index ≡ I (mod N) and write a partial file for `gridcensus merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Continue an interrupted run from its journal (refused if the parameters differ).
+    #[arg(long)]
+    pub resume: bool,
+    /// Journal file (default: <results>/.journal/<job>-<digest>[-shard-I-of-N].jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Where a shard's partial file goes (default: <results>/partials/<job>-<digest>-shard-I-of-N.json).
+    #[arg(long, value_name = "FILE")]
+    pub partial_out: Option<PathBuf>,
+    /// Directory of result files.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// Never draw a progress bar (it is drawn only when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+impl Default for EngineArgs {
+    fn default() -> Self {
+        EngineArgs {
+            threads: None,
+            shard: None,
+            resume: false,
+            journal: None,
+            partial_out: None,
+            results: PathBuf::from("results"),
+            no_progress: false,
+        }
+    }
+}
+
+fn shard_suffix(shard: Option<Shard>) -> String {
+    match shard {
+        Some(s) if s.count > 1 || s.index > 0 => format!("-shard-{}-of-{}", s.index, s.count),
+        Some(s) => format!("-shard-{}-of-{}", s.index, s.count),
+        None => String::new(),
+    }
+}
+
+impl EngineArgs {
+    pub fn journal_path(&self, spec: &JobSpec) -> PathBuf {
+        self.journal.clone().unwrap_or_else(|| {
+            self.results.join(".journal").join(format!(
+                "{}-{}{}.jsonl",
+                spec.kind,
+                spec.digest(),
+                shard_suffix(self.shard)
+            ))
+        })
+    }
+
+    pub fn partial_path(&self, spec: &JobSpec) -> PathBuf {
+        self.partial_out.clone().unwrap_or_else(|| {
+            self.results.join("partials").join(format!(
+                "{}-{}{}.json",
+                spec.kind,
+                spec.digest(),
+                shard_suffix(self.shard)
+            ))
+        })
+    }
+
+    /// Validate the options that can be checked before any work starts.
+    pub fn validate(&self) -> Result<()> {
+        super::run::resolve_threads(self.threads)?;
+        Ok(())
+    }
+}
+
+/// Facts about a finished whole run, for the manifest.
+#[derive(Clone, Debug)]
+pub struct RunStats {
+    pub spec: JobSpec,
+    pub units: u64,
+    pub threads: usize,
+    pub elapsed_seconds: f64,
+    journal: Option<PathBuf>,
+}
+
+impl RunStats {
+    /// Build stats for a result that was assembled by `merge` rather than run here.
+    pub fn merged(spec: JobSpec, units: u64, elapsed_seconds: f64) -> Self {
+        RunStats {
+            spec,
+            units,
+            threads: 0,
+            elapsed_seconds,
+            journal: None,
+        }
+    }
+
+    /// Remove the journal once the results are safely written.
+    pub fn cleanup(&self) {
+        if let Some(j) = &self.journal {
+            std::fs::remove_file(j).ok();
+        }
+    }
+}
+
+/// Run `job` as the arguments say. With `--shard`, runs that shard, writes its partial file and
+/// returns `None`; otherwise returns the total with run facts. Call [`RunStats::cleanup`] after
+/// the result files are written, so a kill before that point can still resume.
+pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial, RunStats)>> {
+    args.validate()?;
+    let spec = job.spec();
+    let journal = args.journal_path(&spec);
+    let opts = RunOptions {
+        threads: args.threads,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        journal: Some(journal.clone()),
+        resume: args.resume,
+        progress: !args.no_progress,
+    };
+    let outcome = run(job, &opts)?;
+    let (threads, elapsed, units) = (
+        outcome.threads,
+        outcome.elapsed_seconds,
+        outcome.units_total,
+    );
+    if let Some(shard) = args.shard {
+        let path = args.partial_path(&spec);
+        write_partial_file(&path, &spec, shard, units, outcome.partials)?;
+        std::fs::remove_file(&journal).ok();
+        eprintln!(
+            "wrote partial {} (shard {shard}, {elapsed:.2} s on {threads} threads)",
+            path.display()
+        );
+        return Ok(None);
+    }
+    let total: J::Partial = outcome.total();
+    Ok(Some((
+        total,
+        RunStats {
+            spec,
+            units,
+            threads,
+            elapsed_seconds: elapsed,
+            journal: Some(journal),
+        },
+    )))
+}
+
+/// Write a result file atomically with its manifest beside it.
+pub fn write_result(path: &Path, bytes: &[u8], stats: &[&RunStats]) -> Result<()> {
+    super::atomic::write_atomic(path, bytes)?;
+    let units = stats.iter().map(|s| s.units).sum();
+    let threads = stats.iter().map(|s| s.threads).max().unwrap_or(0);
+    let elapsed = stats.iter().map(|s| s.elapsed_seconds).sum();
+    Manifest::new(
+        path,
+        stats.iter().map(|s| s.spec.clone()).collect(),
+        units,
+        threads,
+        elapsed,
+    )
+    .write_beside(path)
+}
+
+/// Merge partial files of job type `J` and return the total with stats for the manifest.
+pub fn merge<P: Partial>(files: &[PathBuf]) -> Result<(JobSpec, P, RunStats)> {
+    let start = std::time::Instant::now();
+    let (spec, units, total) = super::shard::merge_files::<P>(files)?;
+    let stats = RunStats::merged(spec.clone(), units, start.elapsed().as_secs_f64());
+    Ok((spec, total, stats))
+}

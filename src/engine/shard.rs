@@ -1,0 +1,164 @@
+//! Partial files (`--shard I/N`) and their merge.
+//!
+//! A partial file holds the job spec, the shard, the total unit count and the partial of every
+//! unit in the shard. [`merge_files`] refuses missing, duplicate, corrupt or mismatched partials
+//! and folds the units in index order, so the merged total is exactly the unsharded total.
+
+use super::run::Shard;
+use super::{JobSpec, Partial, atomic};
+use crate::error::input_error;
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const PARTIAL_FORMAT: &str = "gridcensus-partial/1";
+
+#[derive(Serialize, Deserialize)]
+pub struct PartialFile<P> {
+    pub format: String,
+    pub spec: JobSpec,
+    pub shard: Shard,
+    pub units_total: u64,
+    pub units: Vec<(u64, P)>,
+}
+
+/// Header-only view, to learn a partial file's job kind before knowing its partial type.
+#[derive(Deserialize)]
+pub struct PartialHeader {
+    pub format: String,
+    pub spec: JobSpec,
+    pub shard: Shard,
+    pub units_total: u64,
+}
+
+pub fn write_partial_file<P: Partial>(
+    path: &Path,
+    spec: &JobSpec,
+    shard: Shard,
+    units_total: u64,
+    partials: BTreeMap<u64, P>,
+) -> Result<()> {
+    let file = PartialFile {
+        format: PARTIAL_FORMAT.to_string(),
+        spec: spec.clone(),
+        shard,
+        units_total,
+        units: partials.into_iter().collect(),
+    };
+    let text = serde_json::to_string(&file)? + "\n";
+    atomic::write_atomic_str(path, &text)
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| input_error(format!("cannot read partial file {}: {e}", path.display())))
+}
+
+/// Read just the header of a partial file (its spec says which job type to merge it as).
+pub fn read_header(path: &Path) -> Result<PartialHeader> {
+    let text = read_text(path)?;
+    let h: PartialHeader = serde_json::from_str(&text).map_err(|e| {
+        input_error(format!(
+            "corrupt or truncated partial file {}: {e}",
+            path.display()
+        ))
+    })?;
+    if h.format != PARTIAL_FORMAT {
+        bail!(input_error(format!(
+            "{} is not a gridcensus partial file (format {})",
+            path.display(),
+            h.format
+        )));
+    }
+    Ok(h)
+}
+
+pub fn read_partial_file<P: Partial>(path: &Path) -> Result<PartialFile<P>> {
+    let text = read_text(path)?;
+    let f: PartialFile<P> = serde_json::from_str(&text).map_err(|e| {
+        input_error(format!(
+            "corrupt or truncated partial file {}: {e}",
+            path.display()
+        ))
+    })?;
+    if f.format != PARTIAL_FORMAT {
+        bail!(input_error(format!(
+            "{} is not a gridcensus partial file (format {})",
+            path.display(),
+            f.format
+        )));
+    }
+    Ok(f)
+}
+
+/// Merge partial files of one job into the unsharded total. Returns the spec, the total units
+/// and the folded total.
+pub fn merge_files<P: Partial>(paths: &[PathBuf]) -> Result<(JobSpec, u64, P)> {
+    if paths.is_empty() {
+        bail!(input_error("merge needs at least one partial file"));
+    }
+    let mut spec: Option<(JobSpec, u64, u64, PathBuf)> = None;
+    let mut shards_seen: BTreeMap<u64, PathBuf> = BTreeMap::new();
+    let mut units: BTreeMap<u64, P> = BTreeMap::new();
+    for path in paths {
+        let f: PartialFile<P> = read_partial_file(path)?;
+        match &spec {
+            None => spec = Some((f.spec.clone(), f.shard.count, f.units_total, path.clone())),
+            Some((s, count, total, first)) => {
+                if *s != f.spec || *total != f.units_total {
+                    bail!(input_error(format!(
+                        "partial files are from different jobs: {} is {} {}, {} is {} {}",
+                        first.display(),
+                        s.kind,
+                        s.params,
+                        path.display(),
+                        f.spec.kind,
+                        f.spec.params
+                    )));
+                }
+                if *count != f.shard.count {
+                    bail!(input_error(format!(
+                        "partial files split the job differently: {} has {} shards, {} has {}",
+                        first.display(),
+                        count,
+                        path.display(),
+                        f.shard.count
+                    )));
+                }
+            }
+        }
+        if let Some(prev) = shards_seen.insert(f.shard.index, path.clone()) {
+            bail!(input_error(format!(
+                "duplicate partial: shard {} is in both {} and {}",
+                f.shard,
+                prev.display(),
+                path.display()
+            )));
+        }
+        let expected: Vec<u64> = f.shard.units(f.units_total).collect();
+        let got: Vec<u64> = f.units.iter().map(|(u, _)| *u).collect();
+        if got != expected {
+            bail!(input_error(format!(
+                "partial file {} (shard {}) does not hold exactly its {} units",
+                path.display(),
+                f.shard,
+                expected.len()
+            )));
+        }
+        units.extend(f.units);
+    }
+    let (spec, count, total, _) = spec.expect("at least one file");
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !shards_seen.contains_key(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        bail!(input_error(format!(
+            "missing partial file(s) for shard(s) {}",
+            missing.join(", ")
+        )));
+    }
+    let acc = super::run::fold(units.into_values());
+    Ok((spec, total, acc))
+}

@@ -1,0 +1,136 @@
+//! `gridcensus latin ...` subcommands.
+
+use super::census::{CensusJob, MAX_ORDER};
+use super::census_csv::{CENSUS_FILE, SUMMARY_FILE, census_csv, read_census, summary_csv};
+use crate::engine::cli::{EngineArgs, RunStats, execute, write_result};
+use crate::engine::{Histogram, Job};
+use crate::error::input_error;
+use anyhow::Result;
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand, Debug)]
+pub enum LatinCmd {
+    /// Exact intercalate census of reduced Latin squares; writes results/latin_census.csv and
+    /// results/latin_census_summary.csv (rows of other orders already there are kept).
+    Census {
+        /// Orders to census: one order (8), a range (1-7) or a list (5,6,7).
+        #[arg(long, default_value = "1-7", value_name = "ORDERS")]
+        orders: String,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+}
+
+/// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
+pub fn parse_orders(s: &str) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a.trim(), b.trim()),
+            None => (part, part),
+        };
+        let parse = |x: &str| -> Result<usize> {
+            x.parse()
+                .map_err(|_| input_error(format!("--orders: '{x}' is not an order")))
+        };
+        let (a, b) = (parse(a)?, parse(b)?);
+        for n in [a, b] {
+            if n == 0 || n > MAX_ORDER {
+                return Err(input_error(format!(
+                    "--order {n} is out of range: the census covers orders 1 to {MAX_ORDER}"
+                )));
+            }
+        }
+        if a > b {
+            return Err(input_error(format!("--orders: empty range {a}-{b}")));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+pub fn run(cmd: LatinCmd) -> Result<()> {
+    match cmd {
+        LatinCmd::Census { orders, engine } => census(&orders, &engine),
+    }
+}
+
+fn census(orders: &str, engine: &EngineArgs) -> Result<()> {
+    let orders = parse_orders(orders)?;
+    engine.validate()?;
+    if engine.shard.is_some() && orders.len() != 1 {
+        return Err(input_error(
+            "--shard runs one order at a time: give a single --orders N",
+        ));
+    }
+    // Read the existing table first: a malformed file is refused before any work.
+    let path = engine.results.join(CENSUS_FILE);
+    let mut table = read_census(&path)?;
+    let mut stats = Vec::new();
+    for &n in &orders {
+        let job = CensusJob::new(n)?;
+        let Some((weighted, st)) = execute(&job, engine)? else {
+            return Ok(()); // a shard: its partial file is written
+        };
+        let hist = job.finish(weighted)?;
+        eprintln!(
+            "order {n}: {} reduced squares in {:.3} s on {} threads ({} units)",
+            hist.total(),
+            st.elapsed_seconds,
+            st.threads,
+            st.units
+        );
+        table.insert(n, hist);
+        stats.push(st);
+    }
+    write_tables(&engine.results, &table, &stats)
+}
+
+fn write_tables(
+    results: &Path,
+    table: &super::census_csv::CensusTable,
+    stats: &[RunStats],
+) -> Result<()> {
+    let refs: Vec<&RunStats> = stats.iter().collect();
+    write_result(&results.join(CENSUS_FILE), &census_csv(table), &refs)?;
+    write_result(&results.join(SUMMARY_FILE), &summary_csv(table), &refs)?;
+    for s in stats {
+        s.cleanup();
+    }
+    Ok(())
+}
+
+/// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
+pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
+    match kind {
+        "latin-census" => {
+            let path = results.join(CENSUS_FILE);
+            let mut table = read_census(&path)?;
+            let (spec, weighted, stats) = crate::engine::cli::merge::<Histogram>(files)?;
+            let order = spec.params["order"]
+                .as_u64()
+                .ok_or_else(|| input_error("latin-census partial without an order"))?
+                as usize;
+            let job = CensusJob::new(order)?;
+            if job.spec() != spec {
+                return Err(input_error(
+                    "latin-census partials do not match this version's job spec",
+                ));
+            }
+            let hist = job.finish(weighted)?;
+            eprintln!(
+                "order {order}: merged {} partial files, {} reduced squares",
+                files.len(),
+                hist.total()
+            );
+            table.insert(order, hist);
+            write_tables(results, &table, &[stats])?;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}

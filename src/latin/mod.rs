@@ -1,0 +1,6 @@
+//! Latin squares: squares, intercalates, the reduced-square census, samplers, distances.
+
+pub mod census;
+pub mod census_csv;
+pub mod cli;
+pub mod report;
