@@ -20,6 +20,9 @@ pub enum LatinCmd {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Sampler study: naive backtracking and Jacobson–Matthews readers held to the exact census
+    /// with total-variation noise floors; writes results/latin_samplers.csv.
+    Samplers(super::sampler_cli::SamplerArgs),
 }
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
@@ -56,6 +59,7 @@ pub fn parse_orders(s: &str) -> Result<Vec<usize>> {
 pub fn run(cmd: LatinCmd) -> Result<()> {
     match cmd {
         LatinCmd::Census { orders, engine } => census(&orders, &engine),
+        LatinCmd::Samplers(args) => super::sampler_cli::run(args),
     }
 }
 
@@ -131,6 +135,6 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
             write_tables(results, &table, &[stats])?;
             Ok(true)
         }
-        _ => Ok(false),
+        _ => super::sampler_cli::merge(kind, files, results),
     }
 }

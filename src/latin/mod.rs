@@ -4,3 +4,5 @@ pub mod census;
 pub mod census_csv;
 pub mod cli;
 pub mod report;
+pub mod sampler_cli;
+pub mod sampler_report;

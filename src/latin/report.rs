@@ -105,6 +105,6 @@ pub fn census_sections(results: &Path) -> Result<Vec<Section>> {
     Ok(vec![s])
 }
 
-pub fn sampler_sections(_results: &Path) -> Result<Vec<Section>> {
-    Ok(Vec::new())
+pub fn sampler_sections(results: &Path) -> Result<Vec<Section>> {
+    super::sampler_report::sections(results)
 }

@@ -1,4 +1,6 @@
-//! Numbrix: model, rungs, ladder, search, generator, studies. (Being built: see its issue.)
+//! Numbrix: model, rungs, ladder, search, generator, studies; `census/` holds the raw walk
+//! engine, the frontier counter and the backbite sampler.
 
+pub mod census;
 pub mod cli;
 pub mod report;

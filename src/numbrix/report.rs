@@ -4,6 +4,8 @@ use crate::report::Section;
 use anyhow::Result;
 use std::path::Path;
 
-pub fn sections(_results: &Path) -> Result<Vec<Section>> {
-    Ok(Vec::new())
+pub fn sections(results: &Path) -> Result<Vec<Section>> {
+    let mut out = Vec::new();
+    out.extend(super::census::report::sections(results)?);
+    Ok(out)
 }

@@ -1,0 +1,5 @@
+//! Numbrix census side: the raw walk engine (Hamiltonian paths, no candidate machinery), the
+//! frontier (transfer-matrix) counter, the backbite sampler and their studies.
+
+pub mod cli;
+pub mod report;
