@@ -86,6 +86,55 @@ impl EngineArgs {
     }
 }
 
+/// `--resume` found no journal for these parameters. If an unfinished journal of the same job
+/// kind (and shard) exists for other parameters, the user most likely changed a parameter by
+/// mistake: refuse rather than silently starting over. (Finished journals, e.g. earlier orders of
+/// a multi-order command, are not in the way.)
+fn refuse_other_unfinished(args: &EngineArgs, spec: &JobSpec, journal: &Path) -> Result<()> {
+    let Some(dir) = journal.parent() else {
+        return Ok(());
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let suffix = format!("{}.jsonl", shard_suffix(args.shard));
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&format!("{}-", spec.kind)) else {
+            continue;
+        };
+        // `<kind>-<16 hex digest><suffix>`: the digest is exactly 16 hex digits.
+        if rest.len() != 16 + suffix.len() || !rest.ends_with(&suffix) {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+        let Some(Ok(header)) = lines.next().map(serde_json::from_str::<serde_json::Value>) else {
+            continue;
+        };
+        let Ok(other) = serde_json::from_value::<JobSpec>(header["spec"].clone()) else {
+            continue;
+        };
+        if other == *spec {
+            continue;
+        }
+        let total = header["units_total"].as_u64().unwrap_or(0);
+        let shard: Shard = serde_json::from_value(header["shard"].clone()).unwrap_or(Shard::WHOLE);
+        let done = lines
+            .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+            .count() as u64;
+        if done < shard.units(total).count() as u64 {
+            return Err(crate::error::input_error(format!(
+                "cannot resume: the unfinished journal {} is for other parameters ({} {}); rerun with those parameters, or without --resume to start over",
+                entry.path().display(),
+                other.kind,
+                other.params
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Facts about a finished whole run, for the manifest.
 #[derive(Clone, Debug)]
 pub struct RunStats {
@@ -123,6 +172,9 @@ pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial,
     args.validate()?;
     let spec = job.spec();
     let journal = args.journal_path(&spec);
+    if args.resume && args.journal.is_none() && !journal.exists() {
+        refuse_other_unfinished(args, &spec, &journal)?;
+    }
     let opts = RunOptions {
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::WHOLE),
