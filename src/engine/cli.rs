@@ -1,7 +1,7 @@
 //! The engine's command-line face: the argument group every job subcommand flattens in, and the
 //! function that runs a job from those arguments (whole, one shard, or resumed).
 
-use super::manifest::Manifest;
+use super::manifest::{Manifest, RunRecord};
 use super::run::{RunOptions, Shard, run};
 use super::shard::write_partial_file;
 use super::{Job, JobSpec, Partial};
@@ -143,6 +143,7 @@ pub struct RunStats {
     pub threads: usize,
     pub elapsed_seconds: f64,
     journal: Option<PathBuf>,
+    merged_from: Vec<String>,
 }
 
 impl RunStats {
@@ -154,7 +155,20 @@ impl RunStats {
             threads: 0,
             elapsed_seconds,
             journal: None,
+            merged_from: Vec::new(),
         }
+    }
+
+    /// The manifest record of this run.
+    pub fn record(&self) -> RunRecord {
+        let mut r = RunRecord::new(
+            self.spec.clone(),
+            self.units,
+            self.threads,
+            self.elapsed_seconds,
+        );
+        r.merged_from = self.merged_from.clone();
+        r
     }
 
     /// Remove the journal once the results are safely written.
@@ -207,30 +221,34 @@ pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial,
             threads,
             elapsed_seconds: elapsed,
             journal: Some(journal),
+            merged_from: Vec::new(),
         },
     )))
 }
 
-/// Write a result file atomically with its manifest beside it.
+/// Write a result file atomically with its manifest beside it (one record per contributing run).
 pub fn write_result(path: &Path, bytes: &[u8], stats: &[&RunStats]) -> Result<()> {
+    write_result_keeping(path, bytes, stats, |_| false)
+}
+
+/// Like [`write_result`] for files that keep rows of earlier runs: the earlier manifest's
+/// records whose spec satisfies `keep` (and is not recomputed now) stay in the manifest.
+pub fn write_result_keeping(
+    path: &Path,
+    bytes: &[u8],
+    stats: &[&RunStats],
+    keep: impl Fn(&JobSpec) -> bool,
+) -> Result<()> {
+    let manifest = Manifest::upsert(path, stats.iter().map(|s| s.record()).collect(), keep);
     super::atomic::write_atomic(path, bytes)?;
-    let units = stats.iter().map(|s| s.units).sum();
-    let threads = stats.iter().map(|s| s.threads).max().unwrap_or(0);
-    let elapsed = stats.iter().map(|s| s.elapsed_seconds).sum();
-    Manifest::new(
-        path,
-        stats.iter().map(|s| s.spec.clone()).collect(),
-        units,
-        threads,
-        elapsed,
-    )
-    .write_beside(path)
+    manifest.write_beside(path)
 }
 
 /// Merge partial files of job type `J` and return the total with stats for the manifest.
 pub fn merge<P: Partial>(files: &[PathBuf]) -> Result<(JobSpec, P, RunStats)> {
     let start = std::time::Instant::now();
     let (spec, units, total) = super::shard::merge_files::<P>(files)?;
-    let stats = RunStats::merged(spec.clone(), units, start.elapsed().as_secs_f64());
+    let mut stats = RunStats::merged(spec.clone(), units, start.elapsed().as_secs_f64());
+    stats.merged_from = files.iter().map(|f| f.display().to_string()).collect();
     Ok((spec, total, stats))
 }
