@@ -23,11 +23,12 @@ use anyhow::Result;
 /// Largest order the census accepts.
 pub const MAX_ORDER: usize = 8;
 
-/// One work unit: a cycle-type representative for row 2 and one valid row 3.
+/// One work unit: a cycle-type representative for row 1 and one valid row 2 (0-based rows).
 #[derive(Clone, Debug)]
 struct UnitPlan {
     type_index: usize,
-    row3: Vec<u8>,
+    /// Index of row 2 in the type's candidate list.
+    row2: usize,
 }
 
 /// A cycle type of derangements: its representative second row and how many derangements share it.
@@ -42,6 +43,8 @@ pub struct CycleClass {
 pub struct CensusJob {
     order: usize,
     classes: Vec<CycleClass>,
+    /// Per type: every row compatible with rows 0 and 1, by first symbol, scored against them.
+    lists: Vec<Vec<Cand>>,
     units: Vec<UnitPlan>,
 }
 
@@ -100,38 +103,66 @@ pub fn cycle_classes(n: usize) -> Vec<CycleClass> {
         .collect()
 }
 
-/// Every row that can follow `rows` (Latin in columns, a permutation) with first symbol `first`.
-fn next_rows(n: usize, rows: &[Vec<u8>], first: u8) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut row = vec![0u8; n];
-    row[0] = first;
-    fn rec(
-        n: usize,
-        c: usize,
-        used: u32,
-        rows: &[Vec<u8>],
-        row: &mut Vec<u8>,
-        out: &mut Vec<Vec<u8>>,
-    ) {
-        if c == n {
-            out.push(row.clone());
-            return;
-        }
-        for s in 0..n as u8 {
-            if used & (1 << s) != 0 || rows.iter().any(|r| r[c] == s) {
-                continue;
-            }
-            row[c] = s;
-            rec(n, c + 1, used | (1 << s), rows, row, out);
-        }
-    }
-    if rows.iter().all(|r| r[0] != first) {
-        rec(n, 1, 1 << first, rows, &mut row, &mut out);
-    }
-    out
+/// A candidate row: a permutation compatible (no symbol repeated in a column) with every row
+/// fixed so far, with the number of intercalates it forms with those rows.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// Cell mask: bit `8·c + s` for symbol `s` in column `c`.
+    mask: u64,
+    /// Symbols packed one byte per column (column c in byte c); columns ≥ n hold c (padding).
+    perm: u64,
+    /// Intercalates this row forms with the rows fixed so far.
+    score: u32,
 }
 
-/// Intercalates between row `a` and row `b` (the 2-cycle trick of the write-up).
+impl Cand {
+    #[inline(always)]
+    fn first(&self) -> u8 {
+        self.perm as u8
+    }
+}
+
+fn pack(row: &[u8]) -> (u64, u64) {
+    let mut perm = 0u64;
+    let mut mask = 0u64;
+    for c in 0..8 {
+        let s = if c < row.len() { row[c] } else { c as u8 };
+        perm |= (s as u64) << (8 * c);
+        if c < row.len() {
+            mask |= 1u64 << (8 * c + s as usize);
+        }
+    }
+    (perm, mask)
+}
+
+/// Inverse of a packed row (padding columns map to themselves).
+#[inline(always)]
+fn inverse(perm: u64) -> [u8; 8] {
+    let mut inv = [0u8; 8];
+    for c in 0..8 {
+        inv[((perm >> (8 * c)) & 7) as usize] = c as u8;
+    }
+    inv
+}
+
+/// Twice the intercalates between a row (given by its inverse `qinv`) and packed row `p`, plus
+/// the padding columns: σ(c) = qinv[p[c]] is a permutation of the columns whose 2-cycles are
+/// exactly the intercalates (the write-up's 2-cycle trick); count c with σ(σ(c)) = c. A real
+/// column is never a fixed point (p and q differ in every column); each padding column is one.
+#[inline(always)]
+fn involution_points(qinv: &[u8; 8], p: u64) -> u32 {
+    let mut s = [0u8; 8];
+    for c in 0..8 {
+        s[c] = qinv[((p >> (8 * c)) & 7) as usize];
+    }
+    let mut cnt = 0;
+    for c in 0..8 {
+        cnt += (s[s[c] as usize & 7] == c as u8) as u32;
+    }
+    cnt
+}
+
+/// Intercalates between rows `a` and `b` (plain slices; for set-up and tests).
 fn intercalates_between(n: usize, a: &[u8], b: &[u8]) -> usize {
     let mut pos_b = [0u8; 32];
     for c in 0..n {
@@ -147,6 +178,98 @@ fn intercalates_between(n: usize, a: &[u8], b: &[u8]) -> usize {
     k
 }
 
+/// All permutations of 0..n in lexicographic order (so grouped by first symbol, ascending).
+fn permutations(n: usize) -> Vec<Vec<u8>> {
+    let mut p: Vec<u8> = (0..n as u8).collect();
+    let mut out = vec![p.clone()];
+    loop {
+        let Some(i) = (0..n.saturating_sub(1)).rev().find(|&i| p[i] < p[i + 1]) else {
+            return out;
+        };
+        let j = (i + 1..n).rev().find(|&j| p[j] > p[i]).unwrap();
+        p.swap(i, j);
+        p[i + 1..].reverse();
+        out.push(p.clone());
+    }
+}
+
+/// Per-unit search state.
+struct Search {
+    n: usize,
+    /// Padding columns counted by [`involution_points`].
+    pad: u32,
+    /// Unweighted counts of sorted completions by intercalate count.
+    counts: Vec<u64>,
+}
+
+impl Search {
+    /// `list`: every row compatible with rows 0..=r (sorted by first symbol), scored against
+    /// them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
+    fn descend(&mut self, r: usize, list: &[Cand], k: u32, bufs: &mut [Vec<Cand>]) {
+        let n = self.n;
+        if r == n - 1 {
+            self.counts[k as usize] += 1;
+            return;
+        }
+        if list.is_empty() {
+            return;
+        }
+        if r + 3 == n {
+            self.last_two(list, k);
+            return;
+        }
+        // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
+        // first symbol); every missing symbol starts some compatible row (a Latin rectangle
+        // always completes), so that is the first symbol of the list.
+        let f = list[0].first();
+        let split = list
+            .iter()
+            .position(|c| c.first() != f)
+            .unwrap_or(list.len());
+        let (next, rest) = bufs.split_first_mut().expect("a buffer per level");
+        for q in &list[..split] {
+            let qinv = inverse(q.perm);
+            next.clear();
+            for p in &list[split..] {
+                if p.mask & q.mask == 0 {
+                    let twice = involution_points(&qinv, p.perm) - self.pad;
+                    next.push(Cand {
+                        mask: p.mask,
+                        perm: p.perm,
+                        score: p.score + twice / 2,
+                    });
+                }
+            }
+            self.descend(r + 1, next, k + q.score, rest);
+        }
+    }
+
+    /// Rows n−2 and n−1 in bulk. `list` holds the 2^cycles rows compatible with rows 0..=n−3
+    /// (each column misses two symbols; the column–symbol graph is a union of even cycles, each
+    /// with two orientations). Row n−2 starts with the smaller missing symbol of column 0 (the
+    /// sort), row n−1 is its complement: the unique listed row disjoint from it.
+    fn last_two(&mut self, list: &[Cand], k: u32) {
+        let f = list[0].first();
+        let split = list
+            .iter()
+            .position(|c| c.first() != f)
+            .unwrap_or(list.len());
+        // Intercalates between the last two rows: the 4-cycles of the graph, the same for every
+        // orientation; computed from the first pair.
+        let mut between = None;
+        for l in &list[..split] {
+            let m = list[split..]
+                .iter()
+                .find(|m| m.mask & l.mask == 0)
+                .expect("a completion's last row");
+            let b = *between.get_or_insert_with(|| {
+                (involution_points(&inverse(l.perm), m.perm) - self.pad) / 2
+            });
+            self.counts[(k + l.score + m.score + b) as usize] += 1;
+        }
+    }
+}
+
 impl CensusJob {
     pub fn new(order: usize) -> Result<Self> {
         if order == 0 || order > MAX_ORDER {
@@ -154,29 +277,47 @@ impl CensusJob {
                 "--order {order} is out of range: the census covers orders 1 to {MAX_ORDER}"
             )));
         }
-        let classes = if order >= 2 {
-            cycle_classes(order)
-        } else {
-            Vec::new()
-        };
+        let n = order;
+        let classes = if n >= 2 { cycle_classes(n) } else { Vec::new() };
+        let mut lists = Vec::new();
         let mut units = Vec::new();
-        if order >= 3 {
-            let id: Vec<u8> = (0..order as u8).collect();
+        if n >= 3 {
+            let perms = permutations(n);
+            let id: Vec<u8> = (0..n as u8).collect();
             for (t, class) in classes.iter().enumerate() {
-                let first3 = (0..order as u8)
-                    .find(|&s| s != 0 && s != class.representative[0])
-                    .unwrap();
-                for row3 in next_rows(order, &[id.clone(), class.representative.clone()], first3) {
-                    units.push(UnitPlan {
-                        type_index: t,
-                        row3,
-                    });
+                let rep = &class.representative;
+                // Rows compatible with rows 0 (identity) and 1 (rep), scored against both.
+                let list: Vec<Cand> = perms
+                    .iter()
+                    .filter(|p| (0..n).all(|c| p[c] != c as u8 && p[c] != rep[c]))
+                    .map(|p| {
+                        let (perm, mask) = pack(p);
+                        let score =
+                            intercalates_between(n, &id, p) + intercalates_between(n, rep, p);
+                        Cand {
+                            mask,
+                            perm,
+                            score: score as u32,
+                        }
+                    })
+                    .collect();
+                // Row 2 starts with the smallest symbol not in {0, rep[0]}.
+                let f2 = list[0].first();
+                for (i, c) in list.iter().enumerate() {
+                    if c.first() == f2 {
+                        units.push(UnitPlan {
+                            type_index: t,
+                            row2: i,
+                        });
+                    }
                 }
+                lists.push(list);
             }
         }
         Ok(CensusJob {
             order,
             classes,
+            lists,
             units,
         })
     }
@@ -207,42 +348,6 @@ impl CensusJob {
         }
         Ok(Histogram(out))
     }
-
-    /// Enumerate sorted completions below `rows`, adding `weight` per completion at its count.
-    fn complete(&self, rows: &mut Vec<Vec<u8>>, k: usize, weight: u64, hist: &mut Histogram) {
-        let n = self.order;
-        let r = rows.len();
-        if r == n - 1 {
-            // The last row is forced: each column's missing symbol.
-            let mut last = vec![0u8; n];
-            for c in 0..n {
-                let mut used = 0u32;
-                for row in rows.iter() {
-                    used |= 1 << row[c];
-                }
-                last[c] = (!used & ((1u32 << n) - 1)).trailing_zeros() as u8;
-            }
-            let mut kk = k;
-            for row in rows.iter() {
-                kk += intercalates_between(n, row, &last);
-            }
-            hist.add(kk, weight);
-            return;
-        }
-        // Row r's first symbol: the smallest symbol not yet in column 0 (rows sorted by it).
-        let first = (0..n as u8)
-            .find(|&s| rows.iter().all(|row| row[0] != s))
-            .unwrap();
-        for row in next_rows(n, rows, first) {
-            let mut kk = k;
-            for prev in rows.iter() {
-                kk += intercalates_between(n, prev, &row);
-            }
-            rows.push(row);
-            self.complete(rows, kk, weight, hist);
-            rows.pop();
-        }
-    }
 }
 
 impl Job for CensusJob {
@@ -268,16 +373,31 @@ impl Job for CensusJob {
         }
         let plan = &self.units[unit.index as usize];
         let class = &self.classes[plan.type_index];
+        let list = &self.lists[plan.type_index];
         let id: Vec<u8> = (0..n as u8).collect();
-        let k0 = intercalates_between(n, &id, &class.representative);
-        let mut rows = vec![id, class.representative.clone(), plan.row3.clone()];
-        let k = k0
-            + intercalates_between(n, &rows[0], &rows[2])
-            + intercalates_between(n, &rows[1], &rows[2]);
-        if n == 3 {
-            hist.add(k, class.derangements);
-        } else {
-            self.complete(&mut rows, k, class.derangements, &mut hist);
+        let k01 = intercalates_between(n, &id, &class.representative) as u32;
+        let q = list[plan.row2];
+        let mut search = Search {
+            n,
+            pad: (8 - n) as u32,
+            counts: vec![0; n * n * (n - 1) / 4 + 1],
+        };
+        // Rows compatible with rows 0..=2, scored against all three.
+        let qinv = inverse(q.perm);
+        let level2: Vec<Cand> = list
+            .iter()
+            .filter(|p| p.mask & q.mask == 0)
+            .map(|p| Cand {
+                score: p.score + (involution_points(&qinv, p.perm) - search.pad) / 2,
+                ..*p
+            })
+            .collect();
+        let mut bufs: Vec<Vec<Cand>> = (0..n).map(|_| Vec::with_capacity(level2.len())).collect();
+        search.descend(2, &level2, k01 + q.score, &mut bufs);
+        for (k, &c) in search.counts.iter().enumerate() {
+            if c > 0 {
+                hist.add(k, c * class.derangements);
+            }
         }
         Ok(hist)
     }
