@@ -46,6 +46,7 @@ pub struct CensusJob {
     /// Per type: every row compatible with rows 0 and 1, by first symbol, scored against them.
     lists: Vec<Vec<Cand>>,
     units: Vec<UnitPlan>,
+    kernel: Kernel,
 }
 
 /// Partitions of n into parts ≥ 2, non-increasing.
@@ -196,77 +197,152 @@ fn permutations(n: usize) -> Vec<Vec<u8>> {
 /// Per-unit search state.
 struct Search {
     n: usize,
-    /// Padding columns counted by [`involution_points`].
+    /// Padding columns counted by the involution-point kernels.
     pad: u32,
     /// Unweighted counts of sorted completions by intercalate count.
     counts: Vec<u64>,
 }
 
-impl Search {
-    /// `list`: every row compatible with rows 0..=r (sorted by first symbol), scored against
-    /// them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
-    fn descend(&mut self, r: usize, list: &[Cand], k: u32, bufs: &mut [Vec<Cand>]) {
-        let n = self.n;
-        if r == n - 1 {
-            self.counts[k as usize] += 1;
-            return;
-        }
-        if list.is_empty() {
-            return;
-        }
-        if r + 3 == n {
-            self.last_two(list, k);
-            return;
-        }
-        // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
-        // first symbol); every missing symbol starts some compatible row (a Latin rectangle
-        // always completes), so that is the first symbol of the list.
-        let f = list[0].first();
-        let split = list
-            .iter()
-            .position(|c| c.first() != f)
-            .unwrap_or(list.len());
-        let (next, rest) = bufs.split_first_mut().expect("a buffer per level");
-        for q in &list[..split] {
-            let qinv = inverse(q.perm);
-            next.clear();
-            for p in &list[split..] {
-                if p.mask & q.mask == 0 {
-                    let twice = involution_points(&qinv, p.perm) - self.pad;
-                    next.push(Cand {
-                        mask: p.mask,
-                        perm: p.perm,
-                        score: p.score + twice / 2,
-                    });
-                }
-            }
-            self.descend(r + 1, next, k + q.score, rest);
+/// Scalar kernel: the inverse row as bytes.
+#[derive(Clone, Copy)]
+struct ScalarInv([u8; 8]);
+
+impl ScalarInv {
+    #[inline(always)]
+    fn new(perm: u64) -> Self {
+        ScalarInv(inverse(perm))
+    }
+    #[inline(always)]
+    fn points(&self, p: u64) -> u32 {
+        involution_points(&self.0, p)
+    }
+}
+
+/// SSSE3 kernel: σ = qinv[p] and σ∘σ by two byte shuffles, fixed points by a byte compare.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct SsseInv(std::arch::x86_64::__m128i);
+
+#[cfg(target_arch = "x86_64")]
+impl SsseInv {
+    #[inline(always)]
+    fn new(perm: u64) -> Self {
+        let inv = inverse(perm);
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        SsseInv(unsafe { std::arch::x86_64::_mm_cvtsi64_si128(u64::from_le_bytes(inv) as i64) })
+    }
+    /// Only called from functions compiled with `ssse3` and `popcnt` (checked at run time).
+    #[inline(always)]
+    fn points(&self, p: u64) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: the callers are `#[target_feature(enable = "ssse3,popcnt")]` functions that
+        // only run after `is_x86_feature_detected!` confirmed both features.
+        unsafe {
+            let idx = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            let s = _mm_shuffle_epi8(self.0, _mm_cvtsi64_si128(p as i64));
+            let ss = _mm_shuffle_epi8(s, s);
+            let m = _mm_movemask_epi8(_mm_cmpeq_epi8(ss, idx)) as u32 & 0xff;
+            m.count_ones()
         }
     }
+}
 
-    /// Rows n−2 and n−1 in bulk. `list` holds the 2^cycles rows compatible with rows 0..=n−3
-    /// (each column misses two symbols; the column–symbol graph is a union of even cycles, each
-    /// with two orientations). Row n−2 starts with the smaller missing symbol of column 0 (the
-    /// sort), row n−1 is its complement: the unique listed row disjoint from it.
-    fn last_two(&mut self, list: &[Cand], k: u32) {
-        let f = list[0].first();
-        let split = list
-            .iter()
-            .position(|c| c.first() != f)
-            .unwrap_or(list.len());
-        // Intercalates between the last two rows: the 4-cycles of the graph, the same for every
-        // orientation; computed from the first pair.
-        let mut between = None;
-        for l in &list[..split] {
-            let m = list[split..]
-                .iter()
-                .find(|m| m.mask & l.mask == 0)
-                .expect("a completion's last row");
-            let b = *between.get_or_insert_with(|| {
-                (involution_points(&inverse(l.perm), m.perm) - self.pad) / 2
-            });
-            self.counts[(k + l.score + m.score + b) as usize] += 1;
+/// The search body, instantiated once per kernel (the SSSE3 one with the target feature on, so
+/// that the shuffles inline into the loops).
+macro_rules! search_kernel {
+    ($descend:ident, $last_two:ident, $inv:ident $(, #[$attr:meta])*) => {
+        /// `list`: every row compatible with rows 0..=r (sorted by first symbol), scored against
+        /// them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
+        $(#[$attr])*
+        unsafe fn $descend(s: &mut Search, r: usize, list: &[Cand], k: u32, bufs: &mut [Vec<Cand>]) {
+            let n = s.n;
+            if r == n - 1 {
+                s.counts[k as usize] += 1;
+                return;
+            }
+            if list.is_empty() {
+                return;
+            }
+            if r + 3 == n {
+                // SAFETY: same target features as this function.
+                unsafe { $last_two(s, list, k) };
+                return;
+            }
+            // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
+            // first symbol); every missing symbol starts some compatible row (a Latin rectangle
+            // always completes), so that is the first symbol of the list.
+            let f = list[0].first();
+            let split = list.iter().position(|c| c.first() != f).unwrap_or(list.len());
+            let rest = &list[split..];
+            let (next, deeper) = bufs.split_first_mut().expect("a buffer per level");
+            if next.len() < rest.len() {
+                next.resize(rest.len(), Cand { mask: 0, perm: 0, score: 0 });
+            }
+            let pad = s.pad;
+            for q in &list[..split] {
+                // Branch-free compaction of the rows disjoint from q, then their scores.
+                let mut len = 0;
+                for p in rest {
+                    next[len] = *p;
+                    len += (p.mask & q.mask == 0) as usize;
+                }
+                let qinv = $inv::new(q.perm);
+                for e in &mut next[..len] {
+                    e.score += (qinv.points(e.perm) - pad) / 2;
+                }
+                // SAFETY: same target features as this function.
+                unsafe { $descend(s, r + 1, &next[..len], k + q.score, deeper) };
+            }
         }
+
+        /// Rows n−2 and n−1 in bulk. `list` holds the 2^cycles rows compatible with rows
+        /// 0..=n−3 (each column misses two symbols; the column–symbol graph is a union of even
+        /// cycles, each with two orientations). Row n−2 starts with the smaller missing symbol
+        /// of column 0 (the sort), row n−1 is its complement: the unique listed row disjoint
+        /// from it. Intercalates between the last two rows are the 4-cycles of the graph, the
+        /// same for every orientation, so they are computed once from the first pair.
+        $(#[$attr])*
+        unsafe fn $last_two(s: &mut Search, list: &[Cand], k: u32) {
+            let f = list[0].first();
+            let split = list.iter().position(|c| c.first() != f).unwrap_or(list.len());
+            let mut between = u32::MAX;
+            for l in &list[..split] {
+                let m = list[split..]
+                    .iter()
+                    .find(|m| m.mask & l.mask == 0)
+                    .expect("a completion's last row");
+                if between == u32::MAX {
+                    between = ($inv::new(l.perm).points(m.perm) - s.pad) / 2;
+                }
+                s.counts[(k + l.score + m.score + between) as usize] += 1;
+            }
+        }
+    };
+}
+
+search_kernel!(descend_scalar, last_two_scalar, ScalarInv);
+#[cfg(target_arch = "x86_64")]
+search_kernel!(descend_ssse3, last_two_ssse3, SsseInv, #[target_feature(enable = "ssse3,popcnt")]);
+
+/// Which inner kernel a unit runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Portable scalar code.
+    Scalar,
+    /// x86_64 SSSE3 byte shuffles (chosen automatically when the CPU has them).
+    Ssse3,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            return Kernel::Ssse3;
+        }
+        Kernel::Scalar
     }
 }
 
@@ -319,7 +395,23 @@ impl CensusJob {
             classes,
             lists,
             units,
+            kernel: Kernel::detect(),
         })
+    }
+
+    /// Use a given inner kernel (for cross-checks and benches). The SSSE3 kernel is refused
+    /// unless this CPU has SSSE3 and POPCNT.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Result<Self> {
+        if kernel == Kernel::Ssse3 && Kernel::detect() != Kernel::Ssse3 {
+            anyhow::bail!("this CPU lacks SSSE3/POPCNT");
+        }
+        self.kernel = kernel;
+        Ok(self)
+    }
+
+    /// The inner kernel in use.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     pub fn order(&self) -> usize {
@@ -392,8 +484,17 @@ impl Job for CensusJob {
                 ..*p
             })
             .collect();
-        let mut bufs: Vec<Vec<Cand>> = (0..n).map(|_| Vec::with_capacity(level2.len())).collect();
-        search.descend(2, &level2, k01 + q.score, &mut bufs);
+        let mut bufs: Vec<Vec<Cand>> = (0..n).map(|_| Vec::new()).collect();
+        let k = k01 + q.score;
+        match self.kernel {
+            // SAFETY: the scalar kernel needs no target feature.
+            Kernel::Scalar => unsafe { descend_scalar(&mut search, 2, &level2, k, &mut bufs) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Ssse3` is only chosen after run-time detection of both features.
+            Kernel::Ssse3 => unsafe { descend_ssse3(&mut search, 2, &level2, k, &mut bufs) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Ssse3 => unreachable!("the SSSE3 kernel exists only on x86_64"),
+        }
         for (k, &c) in search.counts.iter().enumerate() {
             if c > 0 {
                 hist.add(k, c * class.derangements);
