@@ -194,6 +194,31 @@ fn permutations(n: usize) -> Vec<Vec<u8>> {
     }
 }
 
+/// Candidate rows of one search level as a structure of arrays (`len` valid entries; the
+/// arrays are longer, with slack for the vector filter's 4-wide stores).
+struct Level {
+    masks: Vec<u64>,
+    perms: Vec<u64>,
+    scores: Vec<u32>,
+    len: usize,
+}
+
+impl Level {
+    fn with_capacity(cap: usize) -> Self {
+        Level {
+            masks: vec![0; cap + 4],
+            perms: vec![0; cap + 4],
+            scores: vec![0; cap + 4],
+            len: 0,
+        }
+    }
+}
+
+#[inline(always)]
+fn first_symbol(perm: u64) -> u8 {
+    perm as u8
+}
+
 /// Per-unit search state.
 struct Search {
     n: usize,
@@ -201,6 +226,8 @@ struct Search {
     pad: u32,
     /// Unweighted counts of sorted completions by intercalate count.
     counts: Vec<u64>,
+    /// Survivor indices of the current filter (with slack for 4-wide stores).
+    idx: Vec<u16>,
 }
 
 /// Scalar kernel: the inverse row as bytes.
@@ -218,25 +245,37 @@ impl ScalarInv {
     }
 }
 
+/// Scalar filter: indices of the masks disjoint from `qm`, by branch-free compaction.
+#[inline(always)]
+fn filter_scalar(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
+    let mut len = 0;
+    for (i, &m) in masks.iter().enumerate() {
+        out[len] = i as u16;
+        len += (m & qm == 0) as usize;
+    }
+    len
+}
+
 /// SSSE3 kernel: σ = qinv[p] and σ∘σ by two byte shuffles, fixed points by a byte compare.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-struct SsseInv(std::arch::x86_64::__m128i);
+struct SimdInv(std::arch::x86_64::__m128i);
 
 #[cfg(target_arch = "x86_64")]
-impl SsseInv {
+impl SimdInv {
     #[inline(always)]
     fn new(perm: u64) -> Self {
         let inv = inverse(perm);
         // SAFETY: SSE2 is part of the x86_64 baseline.
-        SsseInv(unsafe { std::arch::x86_64::_mm_cvtsi64_si128(u64::from_le_bytes(inv) as i64) })
+        SimdInv(unsafe { std::arch::x86_64::_mm_cvtsi64_si128(u64::from_le_bytes(inv) as i64) })
     }
-    /// Only called from functions compiled with `ssse3` and `popcnt` (checked at run time).
+    /// Only called from functions compiled with the `Kernel::Avx2` features (checked at run
+    /// time).
     #[inline(always)]
     fn points(&self, p: u64) -> u32 {
         use std::arch::x86_64::*;
-        // SAFETY: the callers are `#[target_feature(enable = "ssse3,popcnt")]` functions that
-        // only run after `is_x86_feature_detected!` confirmed both features.
+        // SAFETY: the callers are `#[target_feature]` functions that only run after
+        // `is_x86_feature_detected!` confirmed the features.
         unsafe {
             let idx = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
             let s = _mm_shuffle_epi8(self.0, _mm_cvtsi64_si128(p as i64));
@@ -247,100 +286,168 @@ impl SsseInv {
     }
 }
 
-/// The search body, instantiated once per kernel (the SSSE3 one with the target feature on, so
-/// that the shuffles inline into the loops).
+/// For each 4-bit survivor pattern, the surviving lane numbers packed as u16s, in order.
+#[cfg(target_arch = "x86_64")]
+const LANES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut b = 0;
+    while b < 16 {
+        let mut v = 0u64;
+        let mut k = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            if b & (1 << lane) != 0 {
+                v |= (lane as u64) << (16 * k);
+                k += 1;
+            }
+            lane += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// AVX2 filter: four masks per compare, survivors compacted by a 16-entry lane table.
+/// `out` needs 4 entries of slack beyond `masks.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn filter_avx2(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
+    use std::arch::x86_64::*;
+    assert!(out.len() >= masks.len() + 4);
+    let chunks = masks.len() / 4;
+    let mut len = 0usize;
+    // SAFETY: only reached from `#[target_feature(enable = "avx2,...")]` functions after
+    // run-time detection; loads stay inside `masks` (4·chunks ≤ len) and each 8-byte store at
+    // `out[len..len + 4]` stays inside `out` (len ≤ 4·ch and out.len() ≥ masks.len() + 4).
+    unsafe {
+        let q = _mm256_set1_epi64x(qm as i64);
+        let zero = _mm256_setzero_si256();
+        for ch in 0..chunks {
+            let v = _mm256_loadu_si256(masks.as_ptr().add(4 * ch) as *const __m256i);
+            let e = _mm256_cmpeq_epi64(_mm256_and_si256(v, q), zero);
+            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(e)) as usize;
+            let lanes = LANES[bits] + (4 * ch as u64) * 0x0001_0001_0001_0001;
+            (out.as_mut_ptr().add(len) as *mut u64).write_unaligned(lanes);
+            len += bits.count_ones() as usize;
+        }
+    }
+    for (i, &m) in masks.iter().enumerate().skip(4 * chunks) {
+        out[len] = i as u16;
+        len += (m & qm == 0) as usize;
+    }
+    len
+}
+
+/// The search body, instantiated once per kernel (the vector one with its target features on,
+/// so that the intrinsics inline into the loops).
 macro_rules! search_kernel {
-    ($descend:ident, $last_two:ident, $inv:ident $(, #[$attr:meta])*) => {
-        /// `list`: every row compatible with rows 0..=r (sorted by first symbol), scored against
-        /// them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
+    ($descend:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
+        /// `levels[0]`: every row compatible with rows 0..=r (sorted by first symbol), scored
+        /// against them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
         $(#[$attr])*
-        unsafe fn $descend(s: &mut Search, r: usize, list: &[Cand], k: u32, bufs: &mut [Vec<Cand>]) {
+        unsafe fn $descend(s: &mut Search, r: usize, k: u32, levels: &mut [Level]) {
             let n = s.n;
             if r == n - 1 {
                 s.counts[k as usize] += 1;
                 return;
             }
-            if list.is_empty() {
+            let (cur, deeper) = levels.split_first_mut().expect("a level per row");
+            let len = cur.len;
+            if len == 0 {
                 return;
             }
             if r + 3 == n {
                 // SAFETY: same target features as this function.
-                unsafe { $last_two(s, list, k) };
+                unsafe { $last_two(s, cur, k) };
                 return;
             }
             // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
             // first symbol); every missing symbol starts some compatible row (a Latin rectangle
             // always completes), so that is the first symbol of the list.
-            let f = list[0].first();
-            let split = list.iter().position(|c| c.first() != f).unwrap_or(list.len());
-            let rest = &list[split..];
-            let (next, deeper) = bufs.split_first_mut().expect("a buffer per level");
-            if next.len() < rest.len() {
-                next.resize(rest.len(), Cand { mask: 0, perm: 0, score: 0 });
-            }
+            let f = first_symbol(cur.perms[0]);
+            let split = cur.perms[..len]
+                .iter()
+                .position(|&p| first_symbol(p) != f)
+                .unwrap_or(len);
             let pad = s.pad;
-            for q in &list[..split] {
-                // Branch-free compaction of the rows disjoint from q, then their scores.
-                let mut len = 0;
-                for p in rest {
-                    next[len] = *p;
-                    len += (p.mask & q.mask == 0) as usize;
+            for qi in 0..split {
+                let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
+                let cnt = $filter(qm, &cur.masks[split..len], &mut s.idx);
+                let qinv = $inv::new(qp);
+                let next = &mut deeper[0];
+                for t in 0..cnt {
+                    let j = split + s.idx[t] as usize;
+                    let p = cur.perms[j];
+                    next.masks[t] = cur.masks[j];
+                    next.perms[t] = p;
+                    next.scores[t] = cur.scores[j] + (qinv.points(p) - pad) / 2;
                 }
-                let qinv = $inv::new(q.perm);
-                for e in &mut next[..len] {
-                    e.score += (qinv.points(e.perm) - pad) / 2;
-                }
+                next.len = cnt;
                 // SAFETY: same target features as this function.
-                unsafe { $descend(s, r + 1, &next[..len], k + q.score, deeper) };
+                unsafe { $descend(s, r + 1, k + cur.scores[qi], deeper) };
             }
         }
 
-        /// Rows n−2 and n−1 in bulk. `list` holds the 2^cycles rows compatible with rows
+        /// Rows n−2 and n−1 in bulk. The level holds the 2^cycles rows compatible with rows
         /// 0..=n−3 (each column misses two symbols; the column–symbol graph is a union of even
         /// cycles, each with two orientations). Row n−2 starts with the smaller missing symbol
         /// of column 0 (the sort), row n−1 is its complement: the unique listed row disjoint
         /// from it. Intercalates between the last two rows are the 4-cycles of the graph, the
         /// same for every orientation, so they are computed once from the first pair.
         $(#[$attr])*
-        unsafe fn $last_two(s: &mut Search, list: &[Cand], k: u32) {
-            let f = list[0].first();
-            let split = list.iter().position(|c| c.first() != f).unwrap_or(list.len());
+        unsafe fn $last_two(s: &mut Search, lv: &Level, k: u32) {
+            let len = lv.len;
+            let f = first_symbol(lv.perms[0]);
+            let split = lv.perms[..len]
+                .iter()
+                .position(|&p| first_symbol(p) != f)
+                .unwrap_or(len);
             let mut between = u32::MAX;
-            for l in &list[..split] {
-                let m = list[split..]
-                    .iter()
-                    .find(|m| m.mask & l.mask == 0)
-                    .expect("a completion's last row");
+            for li in 0..split {
+                let lm = lv.masks[li];
+                let mi = split
+                    + lv.masks[split..len]
+                        .iter()
+                        .position(|&m| m & lm == 0)
+                        .expect("a completion's last row");
                 if between == u32::MAX {
-                    between = ($inv::new(l.perm).points(m.perm) - s.pad) / 2;
+                    between = ($inv::new(lv.perms[li]).points(lv.perms[mi]) - s.pad) / 2;
                 }
-                s.counts[(k + l.score + m.score + between) as usize] += 1;
+                s.counts[(k + lv.scores[li] + lv.scores[mi] + between) as usize] += 1;
             }
         }
     };
 }
 
-search_kernel!(descend_scalar, last_two_scalar, ScalarInv);
+search_kernel!(descend_scalar, last_two_scalar, ScalarInv, filter_scalar);
 #[cfg(target_arch = "x86_64")]
-search_kernel!(descend_ssse3, last_two_ssse3, SsseInv, #[target_feature(enable = "ssse3,popcnt")]);
+search_kernel!(
+    descend_avx2,
+    last_two_avx2,
+    SimdInv,
+    filter_avx2,
+    #[target_feature(enable = "avx2,ssse3,popcnt")]
+);
 
 /// Which inner kernel a unit runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// Portable scalar code.
     Scalar,
-    /// x86_64 SSSE3 byte shuffles (chosen automatically when the CPU has them).
-    Ssse3,
+    /// x86_64 AVX2 mask filter and SSSE3 byte shuffles (chosen when the CPU has them).
+    Avx2,
 }
 
 impl Kernel {
     /// The fastest kernel this CPU supports.
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("ssse3")
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("ssse3")
             && std::arch::is_x86_feature_detected!("popcnt")
         {
-            return Kernel::Ssse3;
+            return Kernel::Avx2;
         }
         Kernel::Scalar
     }
@@ -402,8 +509,8 @@ impl CensusJob {
     /// Use a given inner kernel (for cross-checks and benches). The SSSE3 kernel is refused
     /// unless this CPU has SSSE3 and POPCNT.
     pub fn with_kernel(mut self, kernel: Kernel) -> Result<Self> {
-        if kernel == Kernel::Ssse3 && Kernel::detect() != Kernel::Ssse3 {
-            anyhow::bail!("this CPU lacks SSSE3/POPCNT");
+        if kernel == Kernel::Avx2 && Kernel::detect() != Kernel::Avx2 {
+            anyhow::bail!("this CPU lacks AVX2/SSSE3/POPCNT");
         }
         self.kernel = kernel;
         Ok(self)
@@ -469,31 +576,40 @@ impl Job for CensusJob {
         let id: Vec<u8> = (0..n as u8).collect();
         let k01 = intercalates_between(n, &id, &class.representative) as u32;
         let q = list[plan.row2];
-        let mut search = Search {
-            n,
-            pad: (8 - n) as u32,
-            counts: vec![0; n * n * (n - 1) / 4 + 1],
-        };
         // Rows compatible with rows 0..=2, scored against all three.
         let qinv = inverse(q.perm);
+        let pad = (8 - n) as u32;
         let level2: Vec<Cand> = list
             .iter()
             .filter(|p| p.mask & q.mask == 0)
             .map(|p| Cand {
-                score: p.score + (involution_points(&qinv, p.perm) - search.pad) / 2,
+                score: p.score + (involution_points(&qinv, p.perm) - pad) / 2,
                 ..*p
             })
             .collect();
-        let mut bufs: Vec<Vec<Cand>> = (0..n).map(|_| Vec::new()).collect();
+        let cap = level2.len();
+        let mut levels: Vec<Level> = (0..n).map(|_| Level::with_capacity(cap)).collect();
+        for (i, c) in level2.iter().enumerate() {
+            levels[0].masks[i] = c.mask;
+            levels[0].perms[i] = c.perm;
+            levels[0].scores[i] = c.score;
+        }
+        levels[0].len = cap;
+        let mut search = Search {
+            n,
+            pad,
+            counts: vec![0; n * n * (n - 1) / 4 + 1],
+            idx: vec![0; cap + 4],
+        };
         let k = k01 + q.score;
         match self.kernel {
             // SAFETY: the scalar kernel needs no target feature.
-            Kernel::Scalar => unsafe { descend_scalar(&mut search, 2, &level2, k, &mut bufs) },
+            Kernel::Scalar => unsafe { descend_scalar(&mut search, 2, k, &mut levels) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Ssse3` is only chosen after run-time detection of both features.
-            Kernel::Ssse3 => unsafe { descend_ssse3(&mut search, 2, &level2, k, &mut bufs) },
+            // SAFETY: `Kernel::Avx2` is only chosen after run-time detection of its features.
+            Kernel::Avx2 => unsafe { descend_avx2(&mut search, 2, k, &mut levels) },
             #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Ssse3 => unreachable!("the SSSE3 kernel exists only on x86_64"),
+            Kernel::Avx2 => unreachable!("the AVX2 kernel exists only on x86_64"),
         }
         for (k, &c) in search.counts.iter().enumerate() {
             if c > 0 {
