@@ -373,15 +373,22 @@ macro_rules! search_kernel {
             let pad = s.pad;
             for qi in 0..split {
                 let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
-                let cnt = $filter(qm, &cur.masks[split..len], &mut s.idx);
+                let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
+                let cnt = $filter(qm, cm, &mut s.idx);
                 let qinv = $inv::new(qp);
                 let next = &mut deeper[0];
-                for t in 0..cnt {
-                    let j = split + s.idx[t] as usize;
-                    let p = cur.perms[j];
-                    next.masks[t] = cur.masks[j];
-                    next.perms[t] = p;
-                    next.scores[t] = cur.scores[j] + (qinv.points(p) - pad) / 2;
+                let (nm, np, ns) = (&mut next.masks[..cnt], &mut next.perms[..cnt], &mut next.scores[..cnt]);
+                for (t, &j) in s.idx[..cnt].iter().enumerate() {
+                    let j = j as usize;
+                    debug_assert!(j < cm.len());
+                    // SAFETY: the filter returns indices into `cm` (of the same length as `cp`
+                    // and `cs`), and `t < cnt` = the length of `nm`, `np`, `ns`.
+                    unsafe {
+                        let p = *cp.get_unchecked(j);
+                        *nm.get_unchecked_mut(t) = *cm.get_unchecked(j);
+                        *np.get_unchecked_mut(t) = p;
+                        *ns.get_unchecked_mut(t) = *cs.get_unchecked(j) + (qinv.points(p) - pad) / 2;
+                    }
                 }
                 next.len = cnt;
                 // SAFETY: same target features as this function.
@@ -403,6 +410,12 @@ macro_rules! search_kernel {
                 .iter()
                 .position(|&p| first_symbol(p) != f)
                 .unwrap_or(len);
+            if len == 2 {
+                // One cycle: one sorted completion.
+                let between = ($inv::new(lv.perms[0]).points(lv.perms[1]) - s.pad) / 2;
+                s.counts[(k + lv.scores[0] + lv.scores[1] + between) as usize] += 1;
+                return;
+            }
             let mut between = u32::MAX;
             for li in 0..split {
                 let lm = lv.masks[li];
