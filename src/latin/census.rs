@@ -656,3 +656,72 @@ impl Job for CensusJob {
         format!("latin census n={}", self.order)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycle_classes_cover_all_derangements() {
+        // Derangement numbers D(n), n = 2..=8.
+        let d = [1u64, 2, 9, 44, 265, 1854, 14833];
+        for n in 2..=8 {
+            let classes = cycle_classes(n);
+            let total: u64 = classes.iter().map(|c| c.derangements).sum();
+            assert_eq!(total, d[n - 2], "n={n}");
+            for c in &classes {
+                // The representative is a derangement with the stated cycle lengths.
+                let rep = &c.representative;
+                assert!((0..n).all(|i| rep[i] as usize != i));
+                let mut seen = vec![false; n];
+                let mut lengths = Vec::new();
+                for s in 0..n {
+                    let mut len = 0;
+                    let mut x = s;
+                    while !seen[x] {
+                        seen[x] = true;
+                        x = rep[x] as usize;
+                        len += 1;
+                    }
+                    if len > 0 {
+                        lengths.push(len);
+                    }
+                }
+                lengths.sort_unstable_by(|a, b| b.cmp(a));
+                assert_eq!(lengths, c.cycle_lengths);
+            }
+        }
+        assert_eq!(cycle_classes(8).len(), 7);
+    }
+
+    #[test]
+    fn shuffle_count_matches_pairwise_definition() {
+        // Every pair of permutations of 5 (padded to 8 columns) with no common cell.
+        let perms = permutations(5);
+        assert_eq!(perms.len(), 120);
+        let mut seen_counts = [0usize; 3];
+        for a in &perms {
+            let (pa, _) = pack(a);
+            let inv = ScalarInv::new(pa);
+            for b in &perms {
+                if (0..5).any(|c| a[c] == b[c]) {
+                    continue;
+                }
+                let direct = (0..5)
+                    .flat_map(|c| (c + 1..5).map(move |d| (c, d)))
+                    .filter(|&(c, d)| a[c] == b[d] && a[d] == b[c])
+                    .count();
+                let (pb, _) = pack(b);
+                assert_eq!(((inv.points(pb) - 3) / 2) as usize, direct);
+                assert_eq!(intercalates_between(5, a, b), direct);
+                #[cfg(target_arch = "x86_64")]
+                if Kernel::detect() == Kernel::Avx2 {
+                    assert_eq!(SimdInv::new(pa).points(pb), inv.points(pb));
+                }
+                seen_counts[direct] += 1;
+            }
+        }
+        // Two disjoint rows of 5 differ by a derangement of type (5) or (3,2): 0 or 1.
+        assert!(seen_counts[0] > 0 && seen_counts[1] > 0 && seen_counts[2] == 0);
+    }
+}
