@@ -362,7 +362,7 @@ fn filter_avx2(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
 /// The search body, instantiated once per kernel (the vector one with its target features on,
 /// so that the intrinsics inline into the loops).
 macro_rules! search_kernel {
-    ($descend:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
+    ($descend:ident, $last_three:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
         /// `levels[0]`: every row compatible with rows 0..=r (sorted by first symbol), scored
         /// against them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
         $(#[$attr])*
@@ -391,6 +391,12 @@ macro_rules! search_kernel {
                 .position(|&p| first_symbol(p) != f)
                 .unwrap_or(len);
             let pad = s.pad;
+            if r + 4 == n {
+                // Row n−3 and then the last two rows in bulk, fused: no level is written.
+                // SAFETY: same target features as this function.
+                unsafe { $last_three(s, cur, split, k) };
+                return;
+            }
             for qi in 0..split {
                 let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
                 let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
@@ -413,6 +419,55 @@ macro_rules! search_kernel {
                 next.len = cnt;
                 // SAFETY: same target features as this function.
                 unsafe { $descend(s, r + 1, k + cur.scores[qi], deeper) };
+            }
+        }
+
+        /// Rows n−3.. : every row q of the leading group (first symbol f) for row n−3, then
+        /// rows n−2 and n−1 in bulk as in the last-two function: among the rows disjoint from q,
+        /// those of the next group (first symbol g) are row n−2, each paired with the unique
+        /// disjoint row of the last group (first symbol h) as row n−1. Scores against q are
+        /// added on the fly.
+        $(#[$attr])*
+        unsafe fn $last_three(s: &mut Search, cur: &Level, split: usize, k: u32) {
+            let len = cur.len;
+            if split == len {
+                return;
+            }
+            let g = first_symbol(cur.perms[split]);
+            let nb = cur.perms[split..len]
+                .iter()
+                .position(|&p| first_symbol(p) != g)
+                .unwrap_or(len - split);
+            let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
+            let pad = s.pad;
+            for qi in 0..split {
+                let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
+                let cnt = $filter(qm, cm, &mut s.idx);
+                let idx = &s.idx[..cnt];
+                let nbs = idx.partition_point(|&j| (j as usize) < nb);
+                let qinv = $inv::new(qp);
+                let kq = k + cur.scores[qi];
+                let mut between = u32::MAX;
+                for &lj in &idx[..nbs] {
+                    let lj = lj as usize;
+                    let lm = cm[lj];
+                    let mj = idx[nbs..]
+                        .iter()
+                        .map(|&j| j as usize)
+                        .find(|&j| cm[j] & lm == 0)
+                        .expect("a completion's last row");
+                    let (lp, mp) = (cp[lj], cp[mj]);
+                    if between == u32::MAX {
+                        between = ($inv::new(lp).points(mp) - pad) / 2;
+                    }
+                    let kk = kq
+                        + cs[lj]
+                        + cs[mj]
+                        + (qinv.points(lp) - pad) / 2
+                        + (qinv.points(mp) - pad) / 2
+                        + between;
+                    s.counts[kk as usize] += 1;
+                }
             }
         }
 
@@ -453,10 +508,17 @@ macro_rules! search_kernel {
     };
 }
 
-search_kernel!(descend_scalar, last_two_scalar, ScalarInv, filter_scalar);
+search_kernel!(
+    descend_scalar,
+    last_three_scalar,
+    last_two_scalar,
+    ScalarInv,
+    filter_scalar
+);
 #[cfg(target_arch = "x86_64")]
 search_kernel!(
     descend_avx2,
+    last_three_avx2,
     last_two_avx2,
     SimdInv,
     filter_avx2,
