@@ -17,7 +17,8 @@
 //! type's representative, weighted by N(type); the division by n − 1 happens once, on the total.
 //! (Order 8: 7 cycle types, 5,512 units of roughly equal size; order 7: 462 units.)
 //!
-//! The kernel. Rows are not built cell by cell. Each type keeps the list of every permutation
+//! The kernel (rows numbered from 0 here: row 0 is the identity, row 1 the representative).
+//! Rows are not built cell by cell. Each type keeps the list of every permutation
 //! compatible with rows 0 and 1 (a 64-bit cell mask, bit 8c+s, and the symbols packed one byte
 //! per column), sorted by first symbol, each with its *score*: the intercalates it forms with
 //! the rows fixed so far. Fixing a row q filters the list to the rows disjoint from q (an AVX2
@@ -33,8 +34,9 @@
 //! orientations. The sort puts the smaller missing symbol of column 0 in row n−2, leaving
 //! 2^(cycles−1) completions; row n−1 is the unique listed row disjoint from row n−2. Both scores
 //! are already in the list, and the intercalates between the last two rows are the graph's
-//! 4-cycles, the same for every orientation. A portable scalar kernel (same logic) runs where
-//! AVX2 is missing; a test checks both kernels agree unit by unit.
+//! 4-cycles, the same for every orientation. At the last branching level this is fused with
+//! the choice of row n−3, so no candidate list is written there. A portable scalar kernel (same
+//! logic) runs where AVX2 is missing; a test checks both kernels agree unit by unit.
 
 use crate::engine::{Histogram, Job, JobSpec, Unit};
 use crate::error::input_error;
