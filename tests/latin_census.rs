@@ -21,10 +21,10 @@ use std::time::{Duration, Instant};
 
 fn brute_force_histogram(n: usize) -> Vec<u64> {
     let mut grid = vec![vec![0usize; n]; n];
-    for i in 0..n {
-        grid[0][i] = i;
-        grid[i][0] = i;
+    for (i, row) in grid.iter_mut().enumerate() {
+        row[0] = i;
     }
+    grid[0] = (0..n).collect();
     let mut hist = Vec::new();
     fill(n, 1, 1, &mut grid, &mut hist);
     if n == 1 {
@@ -463,10 +463,10 @@ fn killed_run_resumes_to_identical_bytes_and_refuses_other_parameters() {
     // Wait until a few units are journaled (header + 3 lines), then SIGKILL the child.
     let start = Instant::now();
     let journal = loop {
-        if let Some(j) = journal_of(dir.path()) {
-            if lines(&j) >= 4 {
-                break j;
-            }
+        if let Some(j) = journal_of(dir.path())
+            && lines(&j) >= 4
+        {
+            break j;
         }
         assert!(
             child.try_wait().unwrap().is_none(),

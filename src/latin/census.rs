@@ -17,7 +17,8 @@
 //! type's representative, weighted by N(type); the division by n − 1 happens once, on the total.
 //! (Order 8: 7 cycle types, 5,512 units of roughly equal size; order 7: 462 units.)
 //!
-//! The kernel. Rows are not built cell by cell. Each type keeps the list of every permutation
+//! The kernel (rows numbered from 0 here: row 0 is the identity, row 1 the representative).
+//! Rows are not built cell by cell. Each type keeps the list of every permutation
 //! compatible with rows 0 and 1 (a 64-bit cell mask, bit 8c+s, and the symbols packed one byte
 //! per column), sorted by first symbol, each with its *score*: the intercalates it forms with
 //! the rows fixed so far. Fixing a row q filters the list to the rows disjoint from q (an AVX2
@@ -33,8 +34,9 @@
 //! orientations. The sort puts the smaller missing symbol of column 0 in row n−2, leaving
 //! 2^(cycles−1) completions; row n−1 is the unique listed row disjoint from row n−2. Both scores
 //! are already in the list, and the intercalates between the last two rows are the graph's
-//! 4-cycles, the same for every orientation. A portable scalar kernel (same logic) runs where
-//! AVX2 is missing; a test checks both kernels agree unit by unit.
+//! 4-cycles, the same for every orientation. At the last branching level this is fused with
+//! the choice of row n−3, so no candidate list is written there. A portable scalar kernel (same
+//! logic) runs where AVX2 is missing; a test checks both kernels agree unit by unit.
 
 use crate::engine::{Histogram, Job, JobSpec, Unit};
 use crate::error::input_error;
@@ -362,7 +364,7 @@ fn filter_avx2(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
 /// The search body, instantiated once per kernel (the vector one with its target features on,
 /// so that the intrinsics inline into the loops).
 macro_rules! search_kernel {
-    ($descend:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
+    ($descend:ident, $last_three:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
         /// `levels[0]`: every row compatible with rows 0..=r (sorted by first symbol), scored
         /// against them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
         $(#[$attr])*
@@ -391,6 +393,12 @@ macro_rules! search_kernel {
                 .position(|&p| first_symbol(p) != f)
                 .unwrap_or(len);
             let pad = s.pad;
+            if r + 4 == n {
+                // Row n−3 and then the last two rows in bulk, fused: no level is written.
+                // SAFETY: same target features as this function.
+                unsafe { $last_three(s, cur, split, k) };
+                return;
+            }
             for qi in 0..split {
                 let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
                 let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
@@ -413,6 +421,55 @@ macro_rules! search_kernel {
                 next.len = cnt;
                 // SAFETY: same target features as this function.
                 unsafe { $descend(s, r + 1, k + cur.scores[qi], deeper) };
+            }
+        }
+
+        /// Rows n−3.. : every row q of the leading group (first symbol f) for row n−3, then
+        /// rows n−2 and n−1 in bulk as in the last-two function: among the rows disjoint from q,
+        /// those of the next group (first symbol g) are row n−2, each paired with the unique
+        /// disjoint row of the last group (first symbol h) as row n−1. Scores against q are
+        /// added on the fly.
+        $(#[$attr])*
+        unsafe fn $last_three(s: &mut Search, cur: &Level, split: usize, k: u32) {
+            let len = cur.len;
+            if split == len {
+                return;
+            }
+            let g = first_symbol(cur.perms[split]);
+            let nb = cur.perms[split..len]
+                .iter()
+                .position(|&p| first_symbol(p) != g)
+                .unwrap_or(len - split);
+            let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
+            let pad = s.pad;
+            for qi in 0..split {
+                let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
+                let cnt = $filter(qm, cm, &mut s.idx);
+                let idx = &s.idx[..cnt];
+                let nbs = idx.partition_point(|&j| (j as usize) < nb);
+                let qinv = $inv::new(qp);
+                let kq = k + cur.scores[qi];
+                let mut between = u32::MAX;
+                for &lj in &idx[..nbs] {
+                    let lj = lj as usize;
+                    let lm = cm[lj];
+                    let mj = idx[nbs..]
+                        .iter()
+                        .map(|&j| j as usize)
+                        .find(|&j| cm[j] & lm == 0)
+                        .expect("a completion's last row");
+                    let (lp, mp) = (cp[lj], cp[mj]);
+                    if between == u32::MAX {
+                        between = ($inv::new(lp).points(mp) - pad) / 2;
+                    }
+                    let kk = kq
+                        + cs[lj]
+                        + cs[mj]
+                        + (qinv.points(lp) - pad) / 2
+                        + (qinv.points(mp) - pad) / 2
+                        + between;
+                    s.counts[kk as usize] += 1;
+                }
             }
         }
 
@@ -453,10 +510,17 @@ macro_rules! search_kernel {
     };
 }
 
-search_kernel!(descend_scalar, last_two_scalar, ScalarInv, filter_scalar);
+search_kernel!(
+    descend_scalar,
+    last_three_scalar,
+    last_two_scalar,
+    ScalarInv,
+    filter_scalar
+);
 #[cfg(target_arch = "x86_64")]
 search_kernel!(
     descend_avx2,
+    last_three_avx2,
     last_two_avx2,
     SimdInv,
     filter_avx2,
@@ -654,5 +718,74 @@ impl Job for CensusJob {
 
     fn label(&self) -> String {
         format!("latin census n={}", self.order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycle_classes_cover_all_derangements() {
+        // Derangement numbers D(n), n = 2..=8.
+        let d = [1u64, 2, 9, 44, 265, 1854, 14833];
+        for n in 2..=8 {
+            let classes = cycle_classes(n);
+            let total: u64 = classes.iter().map(|c| c.derangements).sum();
+            assert_eq!(total, d[n - 2], "n={n}");
+            for c in &classes {
+                // The representative is a derangement with the stated cycle lengths.
+                let rep = &c.representative;
+                assert!((0..n).all(|i| rep[i] as usize != i));
+                let mut seen = vec![false; n];
+                let mut lengths = Vec::new();
+                for s in 0..n {
+                    let mut len = 0;
+                    let mut x = s;
+                    while !seen[x] {
+                        seen[x] = true;
+                        x = rep[x] as usize;
+                        len += 1;
+                    }
+                    if len > 0 {
+                        lengths.push(len);
+                    }
+                }
+                lengths.sort_unstable_by(|a, b| b.cmp(a));
+                assert_eq!(lengths, c.cycle_lengths);
+            }
+        }
+        assert_eq!(cycle_classes(8).len(), 7);
+    }
+
+    #[test]
+    fn shuffle_count_matches_pairwise_definition() {
+        // Every pair of permutations of 5 (padded to 8 columns) with no common cell.
+        let perms = permutations(5);
+        assert_eq!(perms.len(), 120);
+        let mut seen_counts = [0usize; 3];
+        for a in &perms {
+            let (pa, _) = pack(a);
+            let inv = ScalarInv::new(pa);
+            for b in &perms {
+                if (0..5).any(|c| a[c] == b[c]) {
+                    continue;
+                }
+                let direct = (0..5)
+                    .flat_map(|c| (c + 1..5).map(move |d| (c, d)))
+                    .filter(|&(c, d)| a[c] == b[d] && a[d] == b[c])
+                    .count();
+                let (pb, _) = pack(b);
+                assert_eq!(((inv.points(pb) - 3) / 2) as usize, direct);
+                assert_eq!(intercalates_between(5, a, b), direct);
+                #[cfg(target_arch = "x86_64")]
+                if Kernel::detect() == Kernel::Avx2 {
+                    assert_eq!(SimdInv::new(pa).points(pb), inv.points(pb));
+                }
+                seen_counts[direct] += 1;
+            }
+        }
+        // Two disjoint rows of 5 differ by a derangement of type (5) or (3,2): 0 or 1.
+        assert!(seen_counts[0] > 0 && seen_counts[1] > 0 && seen_counts[2] == 0);
     }
 }
