@@ -203,7 +203,12 @@ pub fn run<J: Job>(job: &J, opts: &RunOptions) -> Result<RunOutcome<J::Partial>>
     // Resume: load what the journal already holds; refuse a journal of another job.
     let mut done: BTreeMap<u64, J::Partial> = BTreeMap::new();
     if let (Some(path), true) = (&opts.journal, opts.resume) {
-        if path.exists() {
+        if !path.exists() {
+            eprintln!(
+                "note: no journal at {}: nothing to resume, starting from the beginning",
+                path.display()
+            );
+        } else {
             let (old, parts) = read_journal::<J::Partial>(path)?;
             if old != header {
                 bail!(input_error(format!(
