@@ -25,7 +25,8 @@ census: build
 	$(BIN) report
 
 test:
-	$(CARGO) test --all-targets --no-fail-fast -- --test-threads 2
+	$(CARGO) test --lib --bins --tests --no-fail-fast
+	$(CARGO) check --benches --quiet
 
 bench:
 	$(CARGO) bench

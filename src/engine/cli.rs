@@ -1,7 +1,7 @@
 //! The engine's command-line face: the argument group every job subcommand flattens in, and the
 //! function that runs a job from those arguments (whole, one shard, or resumed).
 
-use super::manifest::Manifest;
+use super::manifest::{Manifest, RunRecord};
 use super::run::{RunOptions, Shard, run};
 use super::shard::write_partial_file;
 use super::{Job, JobSpec, Partial};
@@ -86,6 +86,55 @@ impl EngineArgs {
     }
 }
 
+/// `--resume` found no journal for these parameters. If an unfinished journal of the same job
+/// kind (and shard) exists for other parameters, the user most likely changed a parameter by
+/// mistake: refuse rather than silently starting over. (Finished journals, e.g. earlier orders of
+/// a multi-order command, are not in the way.)
+fn refuse_other_unfinished(args: &EngineArgs, spec: &JobSpec, journal: &Path) -> Result<()> {
+    let Some(dir) = journal.parent() else {
+        return Ok(());
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let suffix = format!("{}.jsonl", shard_suffix(args.shard));
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&format!("{}-", spec.kind)) else {
+            continue;
+        };
+        // `<kind>-<16 hex digest><suffix>`: the digest is exactly 16 hex digits.
+        if rest.len() != 16 + suffix.len() || !rest.ends_with(&suffix) {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+        let Some(Ok(header)) = lines.next().map(serde_json::from_str::<serde_json::Value>) else {
+            continue;
+        };
+        let Ok(other) = serde_json::from_value::<JobSpec>(header["spec"].clone()) else {
+            continue;
+        };
+        if other == *spec {
+            continue;
+        }
+        let total = header["units_total"].as_u64().unwrap_or(0);
+        let shard: Shard = serde_json::from_value(header["shard"].clone()).unwrap_or(Shard::WHOLE);
+        let done = lines
+            .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+            .count() as u64;
+        if done < shard.units(total).count() as u64 {
+            return Err(crate::error::input_error(format!(
+                "cannot resume: the unfinished journal {} is for other parameters ({} {}); rerun with those parameters, or without --resume to start over",
+                entry.path().display(),
+                other.kind,
+                other.params
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Facts about a finished whole run, for the manifest.
 #[derive(Clone, Debug)]
 pub struct RunStats {
@@ -94,6 +143,7 @@ pub struct RunStats {
     pub threads: usize,
     pub elapsed_seconds: f64,
     journal: Option<PathBuf>,
+    merged_from: Vec<String>,
 }
 
 impl RunStats {
@@ -105,7 +155,20 @@ impl RunStats {
             threads: 0,
             elapsed_seconds,
             journal: None,
+            merged_from: Vec::new(),
         }
+    }
+
+    /// The manifest record of this run.
+    pub fn record(&self) -> RunRecord {
+        let mut r = RunRecord::new(
+            self.spec.clone(),
+            self.units,
+            self.threads,
+            self.elapsed_seconds,
+        );
+        r.merged_from = self.merged_from.clone();
+        r
     }
 
     /// Remove the journal once the results are safely written.
@@ -123,6 +186,9 @@ pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial,
     args.validate()?;
     let spec = job.spec();
     let journal = args.journal_path(&spec);
+    if args.resume && args.journal.is_none() && !journal.exists() {
+        refuse_other_unfinished(args, &spec, &journal)?;
+    }
     let opts = RunOptions {
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::WHOLE),
@@ -155,30 +221,34 @@ pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial,
             threads,
             elapsed_seconds: elapsed,
             journal: Some(journal),
+            merged_from: Vec::new(),
         },
     )))
 }
 
-/// Write a result file atomically with its manifest beside it.
+/// Write a result file atomically with its manifest beside it (one record per contributing run).
 pub fn write_result(path: &Path, bytes: &[u8], stats: &[&RunStats]) -> Result<()> {
+    write_result_keeping(path, bytes, stats, |_| false)
+}
+
+/// Like [`write_result`] for files that keep rows of earlier runs: the earlier manifest's
+/// records whose spec satisfies `keep` (and is not recomputed now) stay in the manifest.
+pub fn write_result_keeping(
+    path: &Path,
+    bytes: &[u8],
+    stats: &[&RunStats],
+    keep: impl Fn(&JobSpec) -> bool,
+) -> Result<()> {
+    let manifest = Manifest::upsert(path, stats.iter().map(|s| s.record()).collect(), keep);
     super::atomic::write_atomic(path, bytes)?;
-    let units = stats.iter().map(|s| s.units).sum();
-    let threads = stats.iter().map(|s| s.threads).max().unwrap_or(0);
-    let elapsed = stats.iter().map(|s| s.elapsed_seconds).sum();
-    Manifest::new(
-        path,
-        stats.iter().map(|s| s.spec.clone()).collect(),
-        units,
-        threads,
-        elapsed,
-    )
-    .write_beside(path)
+    manifest.write_beside(path)
 }
 
 /// Merge partial files of job type `J` and return the total with stats for the manifest.
 pub fn merge<P: Partial>(files: &[PathBuf]) -> Result<(JobSpec, P, RunStats)> {
     let start = std::time::Instant::now();
     let (spec, units, total) = super::shard::merge_files::<P>(files)?;
-    let stats = RunStats::merged(spec.clone(), units, start.elapsed().as_secs_f64());
+    let mut stats = RunStats::merged(spec.clone(), units, start.elapsed().as_secs_f64());
+    stats.merged_from = files.iter().map(|f| f.display().to_string()).collect();
     Ok((spec, total, stats))
 }

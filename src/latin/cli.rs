@@ -2,7 +2,7 @@
 
 use super::census::{CensusJob, MAX_ORDER};
 use super::census_csv::{CENSUS_FILE, SUMMARY_FILE, census_csv, read_census, summary_csv};
-use crate::engine::cli::{EngineArgs, RunStats, execute, write_result};
+use crate::engine::cli::{EngineArgs, RunStats, execute, write_result_keeping};
 use crate::engine::{Histogram, Job};
 use crate::error::input_error;
 use anyhow::Result;
@@ -100,8 +100,20 @@ fn write_tables(
     stats: &[RunStats],
 ) -> Result<()> {
     let refs: Vec<&RunStats> = stats.iter().collect();
-    write_result(&results.join(CENSUS_FILE), &census_csv(table), &refs)?;
-    write_result(&results.join(SUMMARY_FILE), &summary_csv(table), &refs)?;
+    // Keep the manifest records of the orders still in the table (computed by earlier runs).
+    let keep = |spec: &crate::engine::JobSpec| {
+        spec.kind == "latin-census"
+            && spec.params["order"]
+                .as_u64()
+                .is_some_and(|n| table.contains_key(&(n as usize)))
+    };
+    write_result_keeping(&results.join(CENSUS_FILE), &census_csv(table), &refs, keep)?;
+    write_result_keeping(
+        &results.join(SUMMARY_FILE),
+        &summary_csv(table),
+        &refs,
+        keep,
+    )?;
     for s in stats {
         s.cleanup();
     }
