@@ -154,8 +154,8 @@ fn deterministic_across_threads_and_shards() {
         rows_a,
         csv_without_seconds(&b.path().join("latin_samplers.csv"))
     );
-    // 2 orders × (naive + 3 wait + 3 fixed + 3 thinned + exact) rows and a header.
-    assert_eq!(rows_a.len(), 1 + 2 * 11);
+    // 2 orders × (naive + 3 wait + 3 fixed + 4 thinned + exact) rows and a header.
+    assert_eq!(rows_a.len(), 1 + 2 * 12);
     // Shards, then merge.
     let mut parts: Vec<PathBuf> = Vec::new();
     for s in ["0/3", "1/3", "2/3"] {

@@ -35,7 +35,7 @@ pub struct SamplerArgs {
     #[arg(long, default_value = "n,n^3,10n^3", value_name = "LIST")]
     pub moves: String,
     /// k values of the thinned reader (keep every k-th proper state), as terms in n.
-    #[arg(long, default_value = "1,n,n^2", value_name = "LIST")]
+    #[arg(long, default_value = "1,n,n^2,n^3", value_name = "LIST")]
     pub thin: String,
     /// Burn-in moves of each thinned chain, as a term in n.
     #[arg(long, default_value = "10n^3", value_name = "TERM")]

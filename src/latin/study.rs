@@ -95,6 +95,7 @@ pub struct RowResult {
     pub tv: f64,
     pub floor_mean: f64,
     pub floor_p95: f64,
+    pub floor_sims: u64,
     pub chains_per_square: Option<f64>,
     pub moves_per_square: Option<f64>,
     pub wall_seconds: f64,
@@ -290,6 +291,7 @@ impl StudyJob {
                 tv: d.tv(&o.hist),
                 floor_mean: fl.iter().sum::<f64>() / fl.len() as f64,
                 floor_p95: p95(&fl),
+                floor_sims: fl.len() as u64,
                 chains_per_square: jm.then(|| o.chains as f64 / o.draws as f64),
                 moves_per_square: jm.then(|| o.moves as f64 / o.draws as f64),
                 wall_seconds: *nanos as f64 * 1e-9,
@@ -352,7 +354,7 @@ impl Job for StudyJob {
 }
 
 /// The CSV columns of `latin_samplers.csv`, in order.
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 17] = [
     "order",
     "sampler",
     "t",
@@ -364,6 +366,7 @@ pub const CSV_COLUMNS: [&str; 16] = [
     "tv",
     "floor_mean",
     "floor_p95",
+    "floor_sims",
     "within_floor",
     "chains_per_square",
     "moves_per_square",
@@ -398,6 +401,7 @@ pub fn rows_csv(rows: &[RowResult]) -> Vec<u8> {
             format!("{:.5}", r.tv),
             format!("{:.5}", r.floor_mean),
             format!("{:.5}", r.floor_p95),
+            r.floor_sims.to_string(),
             (r.tv <= r.floor_p95).to_string(),
             optf(r.chains_per_square, 3),
             optf(r.moves_per_square, 1),
@@ -407,4 +411,47 @@ pub fn rows_csv(rows: &[RowResult]) -> Vec<u8> {
         .unwrap();
     }
     w.into_inner().expect("in-memory writer")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p95_is_the_nearest_rank() {
+        let v: Vec<f64> = (1..=40).rev().map(f64::from).collect();
+        assert_eq!(p95(&v), 38.0);
+        assert_eq!(p95(&[3.0]), 3.0);
+        assert_eq!(p95(&(1..=100).map(f64::from).collect::<Vec<_>>()), 95.0);
+    }
+
+    #[test]
+    fn units_cover_every_draw_and_floor_simulation() {
+        let census: BTreeMap<usize, Histogram> =
+            [(4, Histogram(vec![0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1]))].into();
+        let rows = vec![
+            RowSpec {
+                order: 4,
+                reader: Reader::Naive,
+            },
+            RowSpec {
+                order: 4,
+                reader: Reader::Exact,
+            },
+        ];
+        let job = StudyJob::new(rows, 250, 3, 100, 1, &census).unwrap();
+        // 3 + 3 row units (100, 100, 50 draws) and 3 floor simulations.
+        assert_eq!(job.unit_count(), 9);
+        let total = crate::engine::run::run_simple(&job, Some(2)).unwrap();
+        let rows = job.finish(total).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.draws == 250 && r.hist.total() == 250));
+        assert_eq!(rows[0].floor_sims, 3);
+        assert_eq!(rows[0].exact_mean, 6.0);
+        // A changed census is a different job.
+        let other: BTreeMap<usize, Histogram> =
+            [(4, Histogram(vec![0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1]))].into();
+        assert!(StudyJob::from_spec(&job.spec(), &other).is_err());
+        assert!(StudyJob::from_spec(&job.spec(), &census).is_ok());
+    }
 }
