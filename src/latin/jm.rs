@@ -27,6 +27,10 @@ pub const MAX_ORDER: usize = 16;
 const S: usize = 16;
 const NONE: u8 = u8::MAX;
 
+/// An improper state's −1 cell `(x, y, z)` and the two 1s on each of its lines: rows (on the
+/// line through y, z), columns (x, z) and symbols (x, y).
+pub type ImproperChoices = ((usize, usize, usize), [usize; 2], [usize; 2], [usize; 2]);
+
 #[derive(Clone, Debug)]
 pub struct JmChain {
     n: usize,
@@ -228,9 +232,7 @@ impl JmChain {
 
     /// The −1 cell of an improper state and the two 1s on each of its lines:
     /// `((x, y, z), [rows], [columns], [symbols])`.
-    pub fn improper_choices(
-        &self,
-    ) -> Option<((usize, usize, usize), [usize; 2], [usize; 2], [usize; 2])> {
+    pub fn improper_choices(&self) -> Option<ImproperChoices> {
         if self.is_proper() {
             return None;
         }
@@ -295,7 +297,7 @@ impl JmChain {
         let at = |x: usize, y: usize, z: usize| (x * n + y) * n + z;
         let mut m = vec![0i8; n * n * n];
         let bad =
-            (!self.is_proper()).then(|| (self.bx as usize, self.by as usize, self.bz as usize));
+            (!self.is_proper()).then_some((self.bx as usize, self.by as usize, self.bz as usize));
         for x in 0..n {
             for y in 0..n {
                 let z = self.rc[x * S + y] as usize;

@@ -170,13 +170,13 @@ impl StudyJob {
                 }
                 Reader::Naive | Reader::Exact => {}
             }
-            if !exact.contains_key(&n) {
+            if let std::collections::btree_map::Entry::Vacant(slot) = exact.entry(n) {
                 let hist = census.get(&n).ok_or_else(|| {
                     input_error(format!(
                         "order {n} is missing from the census file: run `gridcensus latin census --orders {n}` first"
                     ))
                 })?;
-                exact.insert(n, ExactDist::new(hist)?);
+                slot.insert(ExactDist::new(hist)?);
                 digests.insert(n, census_digest(hist));
             }
         }
