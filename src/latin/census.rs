@@ -15,6 +15,26 @@
 //! where N(type) is the number of derangements of that cycle type and C_k counts sorted
 //! completions with k intercalates. Units are (type, third row): every valid third row of every
 //! type's representative, weighted by N(type); the division by n − 1 happens once, on the total.
+//! (Order 8: 7 cycle types, 5,512 units of roughly equal size; order 7: 462 units.)
+//!
+//! The kernel. Rows are not built cell by cell. Each type keeps the list of every permutation
+//! compatible with rows 0 and 1 (a 64-bit cell mask, bit 8c+s, and the symbols packed one byte
+//! per column), sorted by first symbol, each with its *score*: the intercalates it forms with
+//! the rows fixed so far. Fixing a row q filters the list to the rows disjoint from q (an AVX2
+//! AND/compare of four masks at a time with a lane-table compaction) and adds to each survivor
+//! its intercalates with q: σ(c) = q⁻¹(p(c)) is a permutation of the columns whose 2-cycles are
+//! exactly the intercalates between q and p (the write-up's 2-cycle trick), counted as the fixed
+//! points of σ∘σ with two SSSE3 byte shuffles and one byte compare. The intercalate count of a
+//! square is then the sum of the scores its rows had when they were chosen. Rows 2.. are sorted
+//! by first symbol, so the next row comes from the list's leading group.
+//!
+//! The last two rows are handled in bulk: once rows 0..n−3 are fixed, each column misses two
+//! symbols, and the list holds exactly the 2^cycles rows of the 2-regular column–symbol graph's
+//! orientations. The sort puts the smaller missing symbol of column 0 in row n−2, leaving
+//! 2^(cycles−1) completions; row n−1 is the unique listed row disjoint from row n−2. Both scores
+//! are already in the list, and the intercalates between the last two rows are the graph's
+//! 4-cycles, the same for every orientation. A portable scalar kernel (same logic) runs where
+//! AVX2 is missing; a test checks both kernels agree unit by unit.
 
 use crate::engine::{Histogram, Job, JobSpec, Unit};
 use crate::error::input_error;
@@ -23,11 +43,12 @@ use anyhow::Result;
 /// Largest order the census accepts.
 pub const MAX_ORDER: usize = 8;
 
-/// One work unit: a cycle-type representative for row 2 and one valid row 3.
+/// One work unit: a cycle-type representative for row 1 and one valid row 2 (0-based rows).
 #[derive(Clone, Debug)]
 struct UnitPlan {
     type_index: usize,
-    row3: Vec<u8>,
+    /// Index of row 2 in the type's candidate list.
+    row2: usize,
 }
 
 /// A cycle type of derangements: its representative second row and how many derangements share it.
@@ -42,7 +63,10 @@ pub struct CycleClass {
 pub struct CensusJob {
     order: usize,
     classes: Vec<CycleClass>,
+    /// Per type: every row compatible with rows 0 and 1, by first symbol, scored against them.
+    lists: Vec<Vec<Cand>>,
     units: Vec<UnitPlan>,
+    kernel: Kernel,
 }
 
 /// Partitions of n into parts ≥ 2, non-increasing.
@@ -100,38 +124,66 @@ pub fn cycle_classes(n: usize) -> Vec<CycleClass> {
         .collect()
 }
 
-/// Every row that can follow `rows` (Latin in columns, a permutation) with first symbol `first`.
-fn next_rows(n: usize, rows: &[Vec<u8>], first: u8) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut row = vec![0u8; n];
-    row[0] = first;
-    fn rec(
-        n: usize,
-        c: usize,
-        used: u32,
-        rows: &[Vec<u8>],
-        row: &mut Vec<u8>,
-        out: &mut Vec<Vec<u8>>,
-    ) {
-        if c == n {
-            out.push(row.clone());
-            return;
-        }
-        for s in 0..n as u8 {
-            if used & (1 << s) != 0 || rows.iter().any(|r| r[c] == s) {
-                continue;
-            }
-            row[c] = s;
-            rec(n, c + 1, used | (1 << s), rows, row, out);
-        }
-    }
-    if rows.iter().all(|r| r[0] != first) {
-        rec(n, 1, 1 << first, rows, &mut row, &mut out);
-    }
-    out
+/// A candidate row: a permutation compatible (no symbol repeated in a column) with every row
+/// fixed so far, with the number of intercalates it forms with those rows.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// Cell mask: bit `8·c + s` for symbol `s` in column `c`.
+    mask: u64,
+    /// Symbols packed one byte per column (column c in byte c); columns ≥ n hold c (padding).
+    perm: u64,
+    /// Intercalates this row forms with the rows fixed so far.
+    score: u32,
 }
 
-/// Intercalates between row `a` and row `b` (the 2-cycle trick of the write-up).
+impl Cand {
+    #[inline(always)]
+    fn first(&self) -> u8 {
+        self.perm as u8
+    }
+}
+
+fn pack(row: &[u8]) -> (u64, u64) {
+    let mut perm = 0u64;
+    let mut mask = 0u64;
+    for c in 0..8 {
+        let s = if c < row.len() { row[c] } else { c as u8 };
+        perm |= (s as u64) << (8 * c);
+        if c < row.len() {
+            mask |= 1u64 << (8 * c + s as usize);
+        }
+    }
+    (perm, mask)
+}
+
+/// Inverse of a packed row (padding columns map to themselves).
+#[inline(always)]
+fn inverse(perm: u64) -> [u8; 8] {
+    let mut inv = [0u8; 8];
+    for c in 0..8 {
+        inv[((perm >> (8 * c)) & 7) as usize] = c as u8;
+    }
+    inv
+}
+
+/// Twice the intercalates between a row (given by its inverse `qinv`) and packed row `p`, plus
+/// the padding columns: σ(c) = qinv[p[c]] is a permutation of the columns whose 2-cycles are
+/// exactly the intercalates (the write-up's 2-cycle trick); count c with σ(σ(c)) = c. A real
+/// column is never a fixed point (p and q differ in every column); each padding column is one.
+#[inline(always)]
+fn involution_points(qinv: &[u8; 8], p: u64) -> u32 {
+    let mut s = [0u8; 8];
+    for c in 0..8 {
+        s[c] = qinv[((p >> (8 * c)) & 7) as usize];
+    }
+    let mut cnt = 0;
+    for c in 0..8 {
+        cnt += (s[s[c] as usize & 7] == c as u8) as u32;
+    }
+    cnt
+}
+
+/// Intercalates between rows `a` and `b` (plain slices; for set-up and tests).
 fn intercalates_between(n: usize, a: &[u8], b: &[u8]) -> usize {
     let mut pos_b = [0u8; 32];
     for c in 0..n {
@@ -147,6 +199,293 @@ fn intercalates_between(n: usize, a: &[u8], b: &[u8]) -> usize {
     k
 }
 
+/// All permutations of 0..n in lexicographic order (so grouped by first symbol, ascending).
+fn permutations(n: usize) -> Vec<Vec<u8>> {
+    let mut p: Vec<u8> = (0..n as u8).collect();
+    let mut out = vec![p.clone()];
+    loop {
+        let Some(i) = (0..n.saturating_sub(1)).rev().find(|&i| p[i] < p[i + 1]) else {
+            return out;
+        };
+        let j = (i + 1..n).rev().find(|&j| p[j] > p[i]).unwrap();
+        p.swap(i, j);
+        p[i + 1..].reverse();
+        out.push(p.clone());
+    }
+}
+
+/// Candidate rows of one search level as a structure of arrays (`len` valid entries; the
+/// arrays are longer, with slack for the vector filter's 4-wide stores).
+struct Level {
+    masks: Vec<u64>,
+    perms: Vec<u64>,
+    scores: Vec<u32>,
+    len: usize,
+}
+
+impl Level {
+    fn with_capacity(cap: usize) -> Self {
+        Level {
+            masks: vec![0; cap + 4],
+            perms: vec![0; cap + 4],
+            scores: vec![0; cap + 4],
+            len: 0,
+        }
+    }
+}
+
+#[inline(always)]
+fn first_symbol(perm: u64) -> u8 {
+    perm as u8
+}
+
+/// Per-unit search state.
+struct Search {
+    n: usize,
+    /// Padding columns counted by the involution-point kernels.
+    pad: u32,
+    /// Unweighted counts of sorted completions by intercalate count.
+    counts: Vec<u64>,
+    /// Survivor indices of the current filter (with slack for 4-wide stores).
+    idx: Vec<u16>,
+}
+
+/// Scalar kernel: the inverse row as bytes.
+#[derive(Clone, Copy)]
+struct ScalarInv([u8; 8]);
+
+impl ScalarInv {
+    #[inline(always)]
+    fn new(perm: u64) -> Self {
+        ScalarInv(inverse(perm))
+    }
+    #[inline(always)]
+    fn points(&self, p: u64) -> u32 {
+        involution_points(&self.0, p)
+    }
+}
+
+/// Scalar filter: indices of the masks disjoint from `qm`, by branch-free compaction.
+#[inline(always)]
+fn filter_scalar(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
+    let mut len = 0;
+    for (i, &m) in masks.iter().enumerate() {
+        out[len] = i as u16;
+        len += (m & qm == 0) as usize;
+    }
+    len
+}
+
+/// SSSE3 kernel: σ = qinv[p] and σ∘σ by two byte shuffles, fixed points by a byte compare.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct SimdInv(std::arch::x86_64::__m128i);
+
+#[cfg(target_arch = "x86_64")]
+impl SimdInv {
+    #[inline(always)]
+    fn new(perm: u64) -> Self {
+        let inv = inverse(perm);
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        SimdInv(unsafe { std::arch::x86_64::_mm_cvtsi64_si128(u64::from_le_bytes(inv) as i64) })
+    }
+    /// Only called from functions compiled with the `Kernel::Avx2` features (checked at run
+    /// time).
+    #[inline(always)]
+    fn points(&self, p: u64) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: the callers are `#[target_feature]` functions that only run after
+        // `is_x86_feature_detected!` confirmed the features.
+        unsafe {
+            let idx = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            let s = _mm_shuffle_epi8(self.0, _mm_cvtsi64_si128(p as i64));
+            let ss = _mm_shuffle_epi8(s, s);
+            let m = _mm_movemask_epi8(_mm_cmpeq_epi8(ss, idx)) as u32 & 0xff;
+            m.count_ones()
+        }
+    }
+}
+
+/// For each 4-bit survivor pattern, the surviving lane numbers packed as u16s, in order.
+#[cfg(target_arch = "x86_64")]
+const LANES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut b = 0;
+    while b < 16 {
+        let mut v = 0u64;
+        let mut k = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            if b & (1 << lane) != 0 {
+                v |= (lane as u64) << (16 * k);
+                k += 1;
+            }
+            lane += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// AVX2 filter: four masks per compare, survivors compacted by a 16-entry lane table.
+/// `out` needs 4 entries of slack beyond `masks.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn filter_avx2(qm: u64, masks: &[u64], out: &mut [u16]) -> usize {
+    use std::arch::x86_64::*;
+    assert!(out.len() >= masks.len() + 4);
+    let chunks = masks.len() / 4;
+    let mut len = 0usize;
+    // SAFETY: only reached from `#[target_feature(enable = "avx2,...")]` functions after
+    // run-time detection; loads stay inside `masks` (4·chunks ≤ len) and each 8-byte store at
+    // `out[len..len + 4]` stays inside `out` (len ≤ 4·ch and out.len() ≥ masks.len() + 4).
+    unsafe {
+        let q = _mm256_set1_epi64x(qm as i64);
+        let zero = _mm256_setzero_si256();
+        for ch in 0..chunks {
+            let v = _mm256_loadu_si256(masks.as_ptr().add(4 * ch) as *const __m256i);
+            let e = _mm256_cmpeq_epi64(_mm256_and_si256(v, q), zero);
+            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(e)) as usize;
+            let lanes = LANES[bits] + (4 * ch as u64) * 0x0001_0001_0001_0001;
+            (out.as_mut_ptr().add(len) as *mut u64).write_unaligned(lanes);
+            len += bits.count_ones() as usize;
+        }
+    }
+    for (i, &m) in masks.iter().enumerate().skip(4 * chunks) {
+        out[len] = i as u16;
+        len += (m & qm == 0) as usize;
+    }
+    len
+}
+
+/// The search body, instantiated once per kernel (the vector one with its target features on,
+/// so that the intrinsics inline into the loops).
+macro_rules! search_kernel {
+    ($descend:ident, $last_two:ident, $inv:ident, $filter:ident $(, #[$attr:meta])*) => {
+        /// `levels[0]`: every row compatible with rows 0..=r (sorted by first symbol), scored
+        /// against them; `k`: intercalates among rows 0..=r. Counts the sorted completions.
+        $(#[$attr])*
+        unsafe fn $descend(s: &mut Search, r: usize, k: u32, levels: &mut [Level]) {
+            let n = s.n;
+            if r == n - 1 {
+                s.counts[k as usize] += 1;
+                return;
+            }
+            let (cur, deeper) = levels.split_first_mut().expect("a level per row");
+            let len = cur.len;
+            if len == 0 {
+                return;
+            }
+            if r + 3 == n {
+                // SAFETY: same target features as this function.
+                unsafe { $last_two(s, cur, k) };
+                return;
+            }
+            // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
+            // first symbol); every missing symbol starts some compatible row (a Latin rectangle
+            // always completes), so that is the first symbol of the list.
+            let f = first_symbol(cur.perms[0]);
+            let split = cur.perms[..len]
+                .iter()
+                .position(|&p| first_symbol(p) != f)
+                .unwrap_or(len);
+            let pad = s.pad;
+            for qi in 0..split {
+                let (qm, qp) = (cur.masks[qi], cur.perms[qi]);
+                let (cm, cp, cs) = (&cur.masks[split..len], &cur.perms[split..len], &cur.scores[split..len]);
+                let cnt = $filter(qm, cm, &mut s.idx);
+                let qinv = $inv::new(qp);
+                let next = &mut deeper[0];
+                let (nm, np, ns) = (&mut next.masks[..cnt], &mut next.perms[..cnt], &mut next.scores[..cnt]);
+                for (t, &j) in s.idx[..cnt].iter().enumerate() {
+                    let j = j as usize;
+                    debug_assert!(j < cm.len());
+                    // SAFETY: the filter returns indices into `cm` (of the same length as `cp`
+                    // and `cs`), and `t < cnt` = the length of `nm`, `np`, `ns`.
+                    unsafe {
+                        let p = *cp.get_unchecked(j);
+                        *nm.get_unchecked_mut(t) = *cm.get_unchecked(j);
+                        *np.get_unchecked_mut(t) = p;
+                        *ns.get_unchecked_mut(t) = *cs.get_unchecked(j) + (qinv.points(p) - pad) / 2;
+                    }
+                }
+                next.len = cnt;
+                // SAFETY: same target features as this function.
+                unsafe { $descend(s, r + 1, k + cur.scores[qi], deeper) };
+            }
+        }
+
+        /// Rows n−2 and n−1 in bulk. The level holds the 2^cycles rows compatible with rows
+        /// 0..=n−3 (each column misses two symbols; the column–symbol graph is a union of even
+        /// cycles, each with two orientations). Row n−2 starts with the smaller missing symbol
+        /// of column 0 (the sort), row n−1 is its complement: the unique listed row disjoint
+        /// from it. Intercalates between the last two rows are the 4-cycles of the graph, the
+        /// same for every orientation, so they are computed once from the first pair.
+        $(#[$attr])*
+        unsafe fn $last_two(s: &mut Search, lv: &Level, k: u32) {
+            let len = lv.len;
+            let f = first_symbol(lv.perms[0]);
+            let split = lv.perms[..len]
+                .iter()
+                .position(|&p| first_symbol(p) != f)
+                .unwrap_or(len);
+            if len == 2 {
+                // One cycle: one sorted completion.
+                let between = ($inv::new(lv.perms[0]).points(lv.perms[1]) - s.pad) / 2;
+                s.counts[(k + lv.scores[0] + lv.scores[1] + between) as usize] += 1;
+                return;
+            }
+            let mut between = u32::MAX;
+            for li in 0..split {
+                let lm = lv.masks[li];
+                let mi = split
+                    + lv.masks[split..len]
+                        .iter()
+                        .position(|&m| m & lm == 0)
+                        .expect("a completion's last row");
+                if between == u32::MAX {
+                    between = ($inv::new(lv.perms[li]).points(lv.perms[mi]) - s.pad) / 2;
+                }
+                s.counts[(k + lv.scores[li] + lv.scores[mi] + between) as usize] += 1;
+            }
+        }
+    };
+}
+
+search_kernel!(descend_scalar, last_two_scalar, ScalarInv, filter_scalar);
+#[cfg(target_arch = "x86_64")]
+search_kernel!(
+    descend_avx2,
+    last_two_avx2,
+    SimdInv,
+    filter_avx2,
+    #[target_feature(enable = "avx2,ssse3,popcnt")]
+);
+
+/// Which inner kernel a unit runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Portable scalar code.
+    Scalar,
+    /// x86_64 AVX2 mask filter and SSSE3 byte shuffles (chosen when the CPU has them).
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            return Kernel::Avx2;
+        }
+        Kernel::Scalar
+    }
+}
+
 impl CensusJob {
     pub fn new(order: usize) -> Result<Self> {
         if order == 0 || order > MAX_ORDER {
@@ -154,31 +493,65 @@ impl CensusJob {
                 "--order {order} is out of range: the census covers orders 1 to {MAX_ORDER}"
             )));
         }
-        let classes = if order >= 2 {
-            cycle_classes(order)
-        } else {
-            Vec::new()
-        };
+        let n = order;
+        let classes = if n >= 2 { cycle_classes(n) } else { Vec::new() };
+        let mut lists = Vec::new();
         let mut units = Vec::new();
-        if order >= 3 {
-            let id: Vec<u8> = (0..order as u8).collect();
+        if n >= 3 {
+            let perms = permutations(n);
+            let id: Vec<u8> = (0..n as u8).collect();
             for (t, class) in classes.iter().enumerate() {
-                let first3 = (0..order as u8)
-                    .find(|&s| s != 0 && s != class.representative[0])
-                    .unwrap();
-                for row3 in next_rows(order, &[id.clone(), class.representative.clone()], first3) {
-                    units.push(UnitPlan {
-                        type_index: t,
-                        row3,
-                    });
+                let rep = &class.representative;
+                // Rows compatible with rows 0 (identity) and 1 (rep), scored against both.
+                let list: Vec<Cand> = perms
+                    .iter()
+                    .filter(|p| (0..n).all(|c| p[c] != c as u8 && p[c] != rep[c]))
+                    .map(|p| {
+                        let (perm, mask) = pack(p);
+                        let score =
+                            intercalates_between(n, &id, p) + intercalates_between(n, rep, p);
+                        Cand {
+                            mask,
+                            perm,
+                            score: score as u32,
+                        }
+                    })
+                    .collect();
+                // Row 2 starts with the smallest symbol not in {0, rep[0]}.
+                let f2 = list[0].first();
+                for (i, c) in list.iter().enumerate() {
+                    if c.first() == f2 {
+                        units.push(UnitPlan {
+                            type_index: t,
+                            row2: i,
+                        });
+                    }
                 }
+                lists.push(list);
             }
         }
         Ok(CensusJob {
             order,
             classes,
+            lists,
             units,
+            kernel: Kernel::detect(),
         })
+    }
+
+    /// Use a given inner kernel (for cross-checks and benches). The SSSE3 kernel is refused
+    /// unless this CPU has SSSE3 and POPCNT.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Result<Self> {
+        if kernel == Kernel::Avx2 && Kernel::detect() != Kernel::Avx2 {
+            anyhow::bail!("this CPU lacks AVX2/SSSE3/POPCNT");
+        }
+        self.kernel = kernel;
+        Ok(self)
+    }
+
+    /// The inner kernel in use.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     pub fn order(&self) -> usize {
@@ -207,42 +580,6 @@ impl CensusJob {
         }
         Ok(Histogram(out))
     }
-
-    /// Enumerate sorted completions below `rows`, adding `weight` per completion at its count.
-    fn complete(&self, rows: &mut Vec<Vec<u8>>, k: usize, weight: u64, hist: &mut Histogram) {
-        let n = self.order;
-        let r = rows.len();
-        if r == n - 1 {
-            // The last row is forced: each column's missing symbol.
-            let mut last = vec![0u8; n];
-            for c in 0..n {
-                let mut used = 0u32;
-                for row in rows.iter() {
-                    used |= 1 << row[c];
-                }
-                last[c] = (!used & ((1u32 << n) - 1)).trailing_zeros() as u8;
-            }
-            let mut kk = k;
-            for row in rows.iter() {
-                kk += intercalates_between(n, row, &last);
-            }
-            hist.add(kk, weight);
-            return;
-        }
-        // Row r's first symbol: the smallest symbol not yet in column 0 (rows sorted by it).
-        let first = (0..n as u8)
-            .find(|&s| rows.iter().all(|row| row[0] != s))
-            .unwrap();
-        for row in next_rows(n, rows, first) {
-            let mut kk = k;
-            for prev in rows.iter() {
-                kk += intercalates_between(n, prev, &row);
-            }
-            rows.push(row);
-            self.complete(rows, kk, weight, hist);
-            rows.pop();
-        }
-    }
 }
 
 impl Job for CensusJob {
@@ -268,16 +605,49 @@ impl Job for CensusJob {
         }
         let plan = &self.units[unit.index as usize];
         let class = &self.classes[plan.type_index];
+        let list = &self.lists[plan.type_index];
         let id: Vec<u8> = (0..n as u8).collect();
-        let k0 = intercalates_between(n, &id, &class.representative);
-        let mut rows = vec![id, class.representative.clone(), plan.row3.clone()];
-        let k = k0
-            + intercalates_between(n, &rows[0], &rows[2])
-            + intercalates_between(n, &rows[1], &rows[2]);
-        if n == 3 {
-            hist.add(k, class.derangements);
-        } else {
-            self.complete(&mut rows, k, class.derangements, &mut hist);
+        let k01 = intercalates_between(n, &id, &class.representative) as u32;
+        let q = list[plan.row2];
+        // Rows compatible with rows 0..=2, scored against all three.
+        let qinv = inverse(q.perm);
+        let pad = (8 - n) as u32;
+        let level2: Vec<Cand> = list
+            .iter()
+            .filter(|p| p.mask & q.mask == 0)
+            .map(|p| Cand {
+                score: p.score + (involution_points(&qinv, p.perm) - pad) / 2,
+                ..*p
+            })
+            .collect();
+        let cap = level2.len();
+        let mut levels: Vec<Level> = (0..n).map(|_| Level::with_capacity(cap)).collect();
+        for (i, c) in level2.iter().enumerate() {
+            levels[0].masks[i] = c.mask;
+            levels[0].perms[i] = c.perm;
+            levels[0].scores[i] = c.score;
+        }
+        levels[0].len = cap;
+        let mut search = Search {
+            n,
+            pad,
+            counts: vec![0; n * n * (n - 1) / 4 + 1],
+            idx: vec![0; cap + 4],
+        };
+        let k = k01 + q.score;
+        match self.kernel {
+            // SAFETY: the scalar kernel needs no target feature.
+            Kernel::Scalar => unsafe { descend_scalar(&mut search, 2, k, &mut levels) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen after run-time detection of its features.
+            Kernel::Avx2 => unsafe { descend_avx2(&mut search, 2, k, &mut levels) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 => unreachable!("the AVX2 kernel exists only on x86_64"),
+        }
+        for (k, &c) in search.counts.iter().enumerate() {
+            if c > 0 {
+                hist.add(k, c * class.derangements);
+            }
         }
         Ok(hist)
     }

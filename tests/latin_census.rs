@@ -1,0 +1,544 @@
+//! The exact Latin census, held to an independent brute-force enumerator (orders 1–6), to OEIS
+//! and the write-up (orders 1–7), and the engine's promises exercised through the binary:
+//! thread-count and shard invariance, kill-and-resume, and refusal of bad input.
+
+use gridcensus::engine::run::run_simple;
+use gridcensus::engine::{Histogram, Job};
+use gridcensus::latin::census::{CensusJob, Kernel};
+use gridcensus::reference::{
+    A000315_REDUCED_LATIN, A092237_MAX_INTERCALATES, A368182_DISTINCT_COUNTS, WRITEUP_LATIN_TABLE,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// An independent enumerator: plain cell-by-cell backtracking over every reduced square (first
+// row and first column 0..n), intercalates counted by a quadruple loop. Shares no code with
+// src/latin/census.rs.
+// ---------------------------------------------------------------------------------------------
+
+fn brute_force_histogram(n: usize) -> Vec<u64> {
+    let mut grid = vec![vec![0usize; n]; n];
+    for i in 0..n {
+        grid[0][i] = i;
+        grid[i][0] = i;
+    }
+    let mut hist = Vec::new();
+    fill(n, 1, 1, &mut grid, &mut hist);
+    if n == 1 {
+        hist = vec![1];
+    }
+    while hist.last() == Some(&0) {
+        hist.pop();
+    }
+    hist
+}
+
+fn fill(n: usize, r: usize, c: usize, grid: &mut Vec<Vec<usize>>, hist: &mut Vec<u64>) {
+    if r == n {
+        let k = count_intercalates(grid);
+        if hist.len() <= k {
+            hist.resize(k + 1, 0);
+        }
+        hist[k] += 1;
+        return;
+    }
+    let (nr, nc) = if c + 1 == n { (r + 1, 1) } else { (r, c + 1) };
+    for s in 0..n {
+        let clash = (0..c).any(|j| grid[r][j] == s) || (0..r).any(|i| grid[i][c] == s);
+        if !clash {
+            grid[r][c] = s;
+            fill(n, nr, nc, grid, hist);
+        }
+    }
+}
+
+fn count_intercalates(g: &[Vec<usize>]) -> usize {
+    let n = g.len();
+    let mut k = 0;
+    for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            for c1 in 0..n {
+                for c2 in c1 + 1..n {
+                    if g[r1][c1] == g[r2][c2] && g[r1][c2] == g[r2][c1] {
+                        k += 1;
+                    }
+                }
+            }
+        }
+    }
+    k
+}
+
+fn census(n: usize, threads: Option<usize>) -> Histogram {
+    let job = CensusJob::new(n).unwrap();
+    job.finish(run_simple(&job, threads).unwrap()).unwrap()
+}
+
+#[test]
+fn brute_force_sanity() {
+    // The enumerator itself, against OEIS, before it is used as a yardstick.
+    for n in 1..=6 {
+        let h = brute_force_histogram(n);
+        assert_eq!(
+            h.iter().map(|&c| c as u128).sum::<u128>(),
+            A000315_REDUCED_LATIN[n]
+        );
+        assert_eq!(h.len() as u64 - 1, A092237_MAX_INTERCALATES[n], "order {n}");
+    }
+    // Order 4: the Klein four-group table has 12 intercalates, the three cyclic tables 4 each.
+    assert_eq!(
+        brute_force_histogram(4),
+        vec![0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1]
+    );
+}
+
+#[test]
+fn exact_histograms_orders_1_to_6_match_brute_force() {
+    for n in 1..=6 {
+        assert_eq!(census(n, Some(2)).0, brute_force_histogram(n), "order {n}");
+    }
+}
+
+#[test]
+fn orders_1_to_7_match_oeis_and_the_writeup() {
+    for n in 1..=7 {
+        let h = census(n, None);
+        assert_eq!(h.total(), A000315_REDUCED_LATIN[n], "A000315({n})");
+        assert_eq!(
+            h.0.len() as u64 - 1,
+            A092237_MAX_INTERCALATES[n],
+            "A092237({n})"
+        );
+        let distinct = h.0.iter().filter(|&&c| c > 0).count() as u64;
+        assert_eq!(distinct, A368182_DISTINCT_COUNTS[n], "A368182({n})");
+    }
+    for &(n, mean, share_pct, max) in &WRITEUP_LATIN_TABLE {
+        let h = census(n, None);
+        let total = h.total() as f64;
+        let sum: f64 =
+            h.0.iter()
+                .enumerate()
+                .map(|(k, &c)| k as f64 * c as f64)
+                .sum();
+        assert_eq!(
+            format!("{:.3}", sum / total),
+            format!("{mean:.3}"),
+            "mean, order {n}"
+        );
+        let share = 100.0 * h.0[0] as f64 / total;
+        assert_eq!(
+            format!("{share:.2}"),
+            format!("{share_pct:.2}"),
+            "share, order {n}"
+        );
+        assert_eq!(h.0.len() as u64 - 1, max);
+    }
+}
+
+#[test]
+fn scalar_and_simd_kernels_agree_unit_by_unit() {
+    let scalar = CensusJob::new(7)
+        .unwrap()
+        .with_kernel(Kernel::Scalar)
+        .unwrap();
+    let auto = CensusJob::new(7).unwrap();
+    if auto.kernel() == Kernel::Scalar {
+        eprintln!("no SIMD kernel on this CPU; the scalar kernel is the one under test");
+        return;
+    }
+    assert_eq!(scalar.unit_count(), auto.unit_count());
+    for i in 0..auto.unit_count() {
+        let unit = gridcensus::engine::Unit {
+            index: i,
+            master_seed: 0,
+        };
+        assert_eq!(
+            scalar.run_unit(unit).unwrap(),
+            auto.run_unit(unit).unwrap(),
+            "unit {i}"
+        );
+    }
+    // And one order-8 unit, where rows are full width (no padding columns).
+    let s8 = CensusJob::new(8)
+        .unwrap()
+        .with_kernel(Kernel::Scalar)
+        .unwrap();
+    let a8 = CensusJob::new(8).unwrap();
+    let unit = gridcensus::engine::Unit {
+        index: a8.unit_count() / 3,
+        master_seed: 0,
+    };
+    assert_eq!(s8.run_unit(unit).unwrap(), a8.run_unit(unit).unwrap());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The binary.
+// ---------------------------------------------------------------------------------------------
+
+const BIN: &str = env!("CARGO_BIN_EXE_gridcensus");
+
+fn gc(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run gridcensus")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn census_run(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["latin", "census", "--no-progress", "--results", p(dir)];
+    args.extend_from_slice(extra);
+    gc(&args)
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    if !dir.exists() {
+        return out;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Bad input: exit code 2, a one-line message, and the results directory untouched.
+fn refused(dir: &Path, args: &[&str], what: &str) {
+    let before = snapshot(dir);
+    let out = gc(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{what}: expected exit 2, stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.trim().is_empty(), "{what}: no message");
+    assert_eq!(
+        snapshot(dir),
+        before,
+        "{what}: files were written or changed"
+    );
+}
+
+#[test]
+fn same_bytes_at_1_and_2_threads() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    ok(&census_run(
+        a.path(),
+        &["--orders", "1-7", "--threads", "1"],
+    ));
+    ok(&census_run(
+        b.path(),
+        &["--orders", "1-7", "--threads", "2"],
+    ));
+    for f in ["latin_census.csv", "latin_census_summary.csv"] {
+        let (x, y) = (read(&a.path().join(f)), read(&b.path().join(f)));
+        assert_eq!(x, y, "{f}");
+        assert!(x.len() > 100);
+    }
+}
+
+#[test]
+fn three_shards_merged_equal_an_unsharded_run_and_bad_merges_are_refused() {
+    let whole = tempfile::tempdir().unwrap();
+    ok(&census_run(whole.path(), &["--orders", "6"]));
+    let sh = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        ok(&census_run(
+            sh.path(),
+            &["--orders", "6", "--shard", &shard],
+        ));
+    }
+    // A shard writes only its partial file, no result.
+    assert!(!sh.path().join("latin_census.csv").exists());
+    let parts = files_in(&sh.path().join("partials"));
+    assert_eq!(parts.len(), 3, "{parts:?}");
+    let merged = tempfile::tempdir().unwrap();
+    let mut args = vec!["merge", "--results", p(merged.path())];
+    args.extend(parts.iter().map(|f| p(f)));
+    ok(&gc(&args));
+    for f in ["latin_census.csv", "latin_census_summary.csv"] {
+        assert_eq!(
+            read(&merged.path().join(f)),
+            read(&whole.path().join(f)),
+            "{f}"
+        );
+    }
+
+    // Refusals write nothing: the merged results stay as they are.
+    let out = merged.path();
+    let (p0, p1, p2) = (p(&parts[0]), p(&parts[1]), p(&parts[2]));
+    refused(
+        out,
+        &["merge", "--results", p(out), p0, p1],
+        "missing shard",
+    );
+    refused(
+        out,
+        &["merge", "--results", p(out), p0, p0, p1, p2],
+        "duplicate shard",
+    );
+    // A truncated partial file, and a corrupt one (valid JSON framing, garbage inside).
+    let bad = tempfile::tempdir().unwrap();
+    let text = read(&parts[1]);
+    let truncated = bad.path().join("truncated.json");
+    std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
+    refused(
+        out,
+        &["merge", "--results", p(out), p0, p(&truncated), p2],
+        "truncated partial",
+    );
+    let corrupt = bad.path().join("corrupt.json");
+    let s = String::from_utf8(text.clone()).unwrap();
+    std::fs::write(&corrupt, s.replacen("\"units\":[", "\"units\":[\"x\",", 1)).unwrap();
+    refused(
+        out,
+        &["merge", "--results", p(out), p0, p(&corrupt), p2],
+        "corrupt partial",
+    );
+    let garbage = bad.path().join("garbage.json");
+    std::fs::write(&garbage, b"not json at all\n").unwrap();
+    refused(
+        out,
+        &["merge", "--results", p(out), p(&garbage)],
+        "garbage partial",
+    );
+    // Partials from different jobs: order 5 and order 6.
+    let other = tempfile::tempdir().unwrap();
+    ok(&census_run(
+        other.path(),
+        &["--orders", "5", "--shard", "1/3"],
+    ));
+    let p5 = files_in(&other.path().join("partials"));
+    refused(
+        out,
+        &["merge", "--results", p(out), p0, p(&p5[0]), p2],
+        "order 5 with order 6",
+    );
+    // The same job split two ways: 1/3 of order 6 next to 0/2 of order 6.
+    let two = tempfile::tempdir().unwrap();
+    ok(&census_run(
+        two.path(),
+        &["--orders", "6", "--shard", "0/2"],
+    ));
+    let half = files_in(&two.path().join("partials"));
+    refused(
+        out,
+        &["merge", "--results", p(out), p(&half[0]), p1],
+        "mixed shard counts",
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&census_run(dir.path(), &["--orders", "1-5"]));
+    let d = p(dir.path());
+    let base = ["latin", "census", "--no-progress", "--results", d];
+    let with = |extra: &[&'static str]| -> Vec<&str> {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    refused(dir.path(), &with(&["--orders", "0"]), "--orders 0");
+    refused(dir.path(), &with(&["--orders", "20"]), "--orders 20");
+    refused(dir.path(), &with(&["--orders", "9"]), "--orders 9");
+    refused(dir.path(), &with(&["--orders", "3-x"]), "--orders 3-x");
+    refused(
+        dir.path(),
+        &with(&["--orders", "6", "--shard", "3/2"]),
+        "--shard 3/2",
+    );
+    refused(
+        dir.path(),
+        &with(&["--orders", "6", "--shard", "0/0"]),
+        "--shard 0/0",
+    );
+    refused(
+        dir.path(),
+        &with(&["--orders", "6", "--threads", "0"]),
+        "--threads 0",
+    );
+    refused(
+        dir.path(),
+        &with(&["--orders", "5-6", "--shard", "0/2"]),
+        "two orders, one shard",
+    );
+    // A malformed existing result table is refused before any work, and left as it is.
+    std::fs::write(
+        dir.path().join("latin_census.csv"),
+        b"order,intercalates\n1,0\n",
+    )
+    .unwrap();
+    refused(
+        dir.path(),
+        &with(&["--orders", "4"]),
+        "malformed latin_census.csv",
+    );
+}
+
+/// The journal of a shard run (default location under the results directory).
+fn journal_of(dir: &Path) -> Option<PathBuf> {
+    let j = dir.join(".journal");
+    if !j.exists() {
+        return None;
+    }
+    files_in(&j)
+        .into_iter()
+        .find(|f| f.extension().is_some_and(|e| e == "jsonl"))
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read(path)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn killed_run_resumes_to_identical_bytes_and_refuses_other_parameters() {
+    // A job of a few seconds on one thread: one shard of order 8.
+    let shard = ["--orders", "8", "--shard", "0/50", "--threads", "1"];
+    let reference = tempfile::tempdir().unwrap();
+    ok(&census_run(reference.path(), &shard));
+    let want = files_in(&reference.path().join("partials"));
+    assert_eq!(want.len(), 1);
+    let want_bytes = read(&want[0]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args([
+            "latin",
+            "census",
+            "--no-progress",
+            "--results",
+            p(dir.path()),
+        ])
+        .args(shard)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a few units are journaled (header + 3 lines), then SIGKILL the child.
+    let start = Instant::now();
+    let journal = loop {
+        if let Some(j) = journal_of(dir.path()) {
+            if lines(&j) >= 4 {
+                break j;
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the child finished before it could be killed"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no journal lines"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    assert!(lines(&journal) >= 4);
+    assert!(
+        !dir.path().join("partials").exists() || files_in(&dir.path().join("partials")).is_empty(),
+        "a killed run wrote its partial"
+    );
+
+    // Resuming with other parameters is refused and leaves the journal as it is.
+    let jp = p(&journal).to_string();
+    refused(
+        dir.path(),
+        &[
+            "latin",
+            "census",
+            "--no-progress",
+            "--results",
+            p(dir.path()),
+            "--orders",
+            "7",
+            "--resume",
+            "--journal",
+            &jp,
+        ],
+        "resume with another order",
+    );
+    refused(
+        dir.path(),
+        &[
+            "latin",
+            "census",
+            "--no-progress",
+            "--results",
+            p(dir.path()),
+            "--orders",
+            "8",
+            "--shard",
+            "1/50",
+            "--resume",
+            "--journal",
+            &jp,
+        ],
+        "resume with another shard",
+    );
+
+    // The real resume ends with the bytes of the uninterrupted run.
+    let mut args = vec![
+        "latin",
+        "census",
+        "--no-progress",
+        "--results",
+        p(dir.path()),
+        "--resume",
+    ];
+    args.extend_from_slice(&shard);
+    ok(&gc(&args));
+    let got = files_in(&dir.path().join("partials"));
+    assert_eq!(got.len(), 1);
+    assert_eq!(read(&got[0]), want_bytes, "resumed partial differs");
+    assert!(
+        !journal.exists(),
+        "journal not removed after the partial was written"
+    );
+}
