@@ -335,3 +335,77 @@ fn readers_report_their_costs() {
     assert!(e.to_string().contains("10000 chains"), "{e}");
     let _ = r.next_u64();
 }
+
+/// Can the partial square (cells before `i` filled) be completed? Plain depth-first search.
+fn completable(n: usize, cells: &mut Vec<u8>, i: usize) -> bool {
+    if i == n * n {
+        return true;
+    }
+    let (r, c) = (i / n, i % n);
+    for s in 0..n as u8 {
+        let clash = (0..c).any(|j| cells[r * n + j] == s) || (0..r).any(|j| cells[j * n + c] == s);
+        if !clash {
+            cells[i] = s;
+            if completable(n, cells, i + 1) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The exact law of naive backtracking: the first symbol of a shuffled list whose subtree holds a
+/// completion is uniform among the extendable symbols, cell by cell. Accumulates P(square) by
+/// intercalate count.
+fn naive_law(n: usize, cells: &mut Vec<u8>, i: usize, p: f64, law: &mut Vec<f64>) {
+    if i == n * n {
+        let k = intercalates_brute(n, cells);
+        if law.len() <= k {
+            law.resize(k + 1, 0.0);
+        }
+        law[k] += p;
+        return;
+    }
+    let (r, c) = (i / n, i % n);
+    let mut viable = Vec::new();
+    for s in 0..n as u8 {
+        let clash = (0..c).any(|j| cells[r * n + j] == s) || (0..r).any(|j| cells[j * n + c] == s);
+        if !clash {
+            cells[i] = s;
+            if completable(n, cells, i + 1) {
+                viable.push(s);
+            }
+        }
+    }
+    for &s in &viable {
+        cells[i] = s;
+        naive_law(n, cells, i + 1, p / viable.len() as f64, law);
+    }
+}
+
+#[test]
+fn naive_backtracking_follows_its_exact_biased_law() {
+    for n in [4usize, 5] {
+        let mut law = Vec::new();
+        naive_law(n, &mut vec![0u8; n * n], 0, 1.0, &mut law);
+        assert!((law.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let draws = 40_000u64;
+        let mut r = rng(n as u64 + 100);
+        let mut hist = Histogram::default();
+        for _ in 0..draws {
+            hist.add(naive_square(n, &mut r).intercalates(), 1);
+        }
+        for (k, &p) in law.iter().enumerate() {
+            let got = hist.0.get(k).copied().unwrap_or(0) as f64 / draws as f64;
+            let sd = (p * (1.0 - p) / draws as f64).sqrt();
+            assert!(
+                (got - p).abs() <= 5.0 * sd + 1e-12,
+                "order {n}, k={k}: {got} vs {p}"
+            );
+        }
+        // And the law is not the uniform one (order 4: 1/4 of squares have 12 intercalates).
+        if n == 4 {
+            assert!((law[12] - 0.25).abs() > 0.05, "naive law {law:?}");
+        }
+    }
+}

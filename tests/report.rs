@@ -18,8 +18,15 @@ fn copy_results(to: &Path) {
 }
 
 fn report(dir: &Path) -> (i32, String) {
-    let out = Command::new(bin()).args(["report", "--results"]).arg(dir).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(bin())
+        .args(["report", "--results"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -29,7 +36,10 @@ fn committed_latin_census_passes_its_checks() {
     let (_, stderr) = report(dir.path());
     assert!(!stderr.contains("FAILED Latin census"), "{stderr}");
     let md = std::fs::read_to_string(dir.path().join("REPORT.md")).unwrap();
-    assert!(md.contains("order 8: reduced squares = A000315(8) | pass"), "order 8 must be committed and checked");
+    assert!(
+        md.contains("order 8: reduced squares = A000315(8) | pass"),
+        "order 8 must be committed and checked"
+    );
 }
 
 #[test]
@@ -44,7 +54,10 @@ fn a_tampered_count_fails_the_report() {
     std::fs::write(&path, tampered).unwrap();
     let (code, stderr) = report(dir.path());
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("FAILED Latin census") && stderr.contains("order 6"), "{stderr}");
+    assert!(
+        stderr.contains("FAILED Latin census") && stderr.contains("order 6"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -62,9 +75,17 @@ fn merge_of_an_unknown_or_foreign_file_is_refused_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("x.json");
     std::fs::write(&f, "{\"not\": \"a partial\"}").unwrap();
-    let out = Command::new(bin()).args(["merge", "--results"]).arg(dir.path()).arg(&f).output().unwrap();
+    let out = Command::new(bin())
+        .args(["merge", "--results"])
+        .arg(dir.path())
+        .arg(&f)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("corrupt or truncated partial file") && err.lines().count() == 1, "{err}");
+    assert!(
+        err.contains("corrupt or truncated partial file") && err.lines().count() == 1,
+        "{err}"
+    );
     assert!(!dir.path().join("latin_census.csv").exists());
 }
