@@ -3,6 +3,10 @@
 pub mod census;
 pub mod census_csv;
 pub mod cli;
+pub mod jm;
 pub mod report;
 pub mod sampler_cli;
 pub mod sampler_report;
+pub mod samplers;
+pub mod square;
+pub mod study;
