@@ -2,7 +2,9 @@
 
 use super::census_csv::{CENSUS_FILE, read_census};
 use super::samplers::Reader;
-use super::study::{CSV_FILE, KIND, MAX_ORDER, MIN_ORDER, RowSpec, StudyJob, rows_csv};
+use super::study::{
+    CSV_FILE, KIND, MAX_ORDER, MIN_ORDER, RowSpec, StudyJob, TIMING_FILE, rows_csv,
+};
 use crate::engine::Job;
 use crate::engine::cli::{EngineArgs, RunStats, execute, write_result};
 use crate::error::input_error;
@@ -262,6 +264,11 @@ fn write_rows(
         );
     }
     write_result(&results.join(CSV_FILE), &rows_csv(&rows), &[stats])?;
+    write_result(
+        &results.join(TIMING_FILE),
+        &super::study::timing_csv(&rows),
+        &[stats],
+    )?;
     stats.cleanup();
     Ok(())
 }
