@@ -44,6 +44,7 @@ results-calcudoku: build
 	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-calcudoku.sh
 
 results-numbrix: build
+	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-numbrix-census.sh
 	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-numbrix.sh
 
 results-kakurasu: build
