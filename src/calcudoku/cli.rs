@@ -1,21 +1,234 @@
-//! `gridcensus calcudoku ...` subcommands.
+//! `gridcensus calcudoku ...` subcommands: solve, hint, generate.
 
+use super::board::{Board, grid_text};
+use super::certificate::certified_flips;
+use super::generate::random_board;
+use super::solver::{ALL_RUNGS, Count, HintEnd, Rungs, hints, solve};
+use crate::error::input_error;
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Board file (plain text: `order N`, then one line per cage `OP TARGET rRcC ...`).
+    pub file: PathBuf,
+    /// Hide every operation sign: a cage holds if any operation its size allows reaches it.
+    #[arg(long)]
+    pub hide_signs: bool,
+    /// Rungs to enable: `all`, `none`, or a comma list of cage,single,hidden,must,subset,probe.
+    #[arg(long, default_value = "all")]
+    pub rungs: String,
+}
 
 #[derive(Subcommand, Debug)]
 pub enum CalcudokuCmd {
-    /// Not built yet: prints the issue that tracks it.
-    Status,
+    /// Solve a board: solution, grade, rung trace, search nodes, unique or not (with a second
+    /// solution when there is one).
+    Solve {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Count solutions up to this many (2 decides uniqueness).
+        #[arg(long, default_value_t = 2)]
+        cap: u64,
+        /// Give up after this many search nodes and report the count as unknown.
+        #[arg(long, default_value_t = 10_000_000)]
+        node_cap: u64,
+    },
+    /// The next deduction(s) from the empty grid, each with its rung and a one-line reason.
+    Hint {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// How many successive deductions to print.
+        #[arg(long, default_value_t = 1)]
+        steps: usize,
+    },
+    /// Print a random board file (random Latin square, random connected cut, random labels).
+    Generate {
+        #[arg(long, default_value_t = 6)]
+        order: usize,
+        /// Largest cage size.
+        #[arg(long, default_value_t = 4)]
+        max_cage: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep drawing from the seeded stream until a board has exactly one answer.
+        #[arg(long)]
+        unique: bool,
+        /// Write the board here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 pub fn run(cmd: CalcudokuCmd) -> Result<()> {
     match cmd {
-        CalcudokuCmd::Status => Err(crate::error::input_error(
-            "calcudoku: not built yet (see its issue)",
-        )),
+        CalcudokuCmd::Solve {
+            board,
+            cap,
+            node_cap,
+        } => cmd_solve(&board, cap, node_cap),
+        CalcudokuCmd::Hint { board, steps } => cmd_hint(&board, steps),
+        CalcudokuCmd::Generate {
+            order,
+            max_cage,
+            seed,
+            unique,
+            out,
+        } => cmd_generate(order, max_cage, seed, unique, out.as_deref()),
     }
+}
+
+fn load(args: &BoardArgs) -> Result<(Board, Rungs)> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| {
+        input_error(format!(
+            "cannot read board file {}: {e}",
+            args.file.display()
+        ))
+    })?;
+    // Keep the InputError kind (exit 2) and a one-line message naming the file.
+    let board = Board::parse(&text, args.hide_signs)
+        .map_err(|e| input_error(format!("{}: {e}", args.file.display())))?;
+    let rungs = Rungs::parse(&args.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
+    Ok((board, rungs))
+}
+
+fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64) -> Result<()> {
+    let (board, rungs) = load(args)?;
+    if cap == 0 {
+        return Err(input_error("--cap must be at least 1"));
+    }
+    let n = board.n;
+    let t0 = std::time::Instant::now();
+    let out = solve(&board, rungs, cap, node_cap);
+    let dt = t0.elapsed();
+    println!(
+        "board: order {n}, {} cages, signs {}, rungs {}",
+        board.cages.len(),
+        if board.hide_signs { "hidden" } else { "shown" },
+        rungs.names()
+    );
+    match out.solutions.first() {
+        Some(s) => print!("solution:\n{}", grid_text(n, s)),
+        None => println!("solution: none"),
+    }
+    println!("grade: {}", out.grade);
+    println!("rung trace (root ladder, then whole solve):");
+    println!(
+        "  {:<7} {:>8} {:>8} {:>6}   {:>8} {:>8}",
+        "rung", "removed", "settled", "fired", "removed", "settled"
+    );
+    for r in ALL_RUNGS {
+        if !rungs.has(r) {
+            continue;
+        }
+        let (a, t) = (out.root[r as usize], out.stats[r as usize]);
+        println!(
+            "  {:<7} {:>8} {:>8} {:>6}   {:>8} {:>8}",
+            r.name(),
+            a.removed,
+            a.settled,
+            a.fired,
+            t.removed,
+            t.settled
+        );
+    }
+    println!("nodes: {}", out.nodes);
+    println!("time: {:.3} ms", dt.as_secs_f64() * 1e3);
+    match out.count {
+        Count::Exact(0) => println!("answers: 0 (no solution)"),
+        Count::Exact(1) => println!("answers: 1 (unique)"),
+        Count::Exact(k) => println!("answers: {k} (not unique)"),
+        Count::AtLeast(k) => {
+            println!("answers: at least {k} (not unique; search stopped at --cap)")
+        }
+        Count::Unknown => println!(
+            "answers: unknown (node cap {node_cap} hit after {} found)",
+            out.solutions.len()
+        ),
+    }
+    if out.solutions.len() >= 2 {
+        let (s0, s1) = (&out.solutions[0], &out.solutions[1]);
+        print!("second solution:\n{}", grid_text(n, s1));
+        let diff: Vec<String> = (0..n * n)
+            .filter(|&c| s0[c] != s1[c])
+            .map(|c| super::board::cell_name(n, c))
+            .collect();
+        println!("differs at: {}", diff.join(" "));
+    }
+    if let Some(s0) = out.solutions.first() {
+        let flips = certified_flips(&board, s0);
+        if !flips.is_empty() {
+            println!(
+                "certified intercalate flips of the first solution ({}): each is a second answer",
+                flips.len()
+            );
+            for f in flips.iter().take(5) {
+                println!("  {}", f.describe());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn cmd_hint(args: &BoardArgs, steps: usize) -> Result<()> {
+    let (board, rungs) = load(args)?;
+    let (hs, end) = hints(&board, rungs, steps.max(1));
+    for (i, h) in hs.iter().enumerate() {
+        println!("{}. {} ({})", i + 1, h.reason, h.rung);
+    }
+    match end {
+        HintEnd::More => {}
+        HintEnd::Solved => println!("solved by the ladder"),
+        HintEnd::Stuck => println!("no further deduction: the enabled rungs are stuck (search)"),
+        HintEnd::Contradiction => println!("contradiction: the board has no solution"),
+    }
+    Ok(())
+}
+
+fn cmd_generate(
+    order: usize,
+    max_cage: usize,
+    seed: u64,
+    unique: bool,
+    out: Option<&Path>,
+) -> Result<()> {
+    if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
+        return Err(input_error(format!(
+            "--order {order} is out of range 3..=9"
+        )));
+    }
+    if !(1..=super::board::MAX_CAGE).contains(&max_cage) {
+        return Err(input_error(format!(
+            "--max-cage {max_cage} is out of range 1..={}",
+            super::board::MAX_CAGE
+        )));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut draws = 0u64;
+    let board = loop {
+        draws += 1;
+        let (b, _) = random_board(order, max_cage, false, &mut rng);
+        if !unique || solve(&b, Rungs::ALL, 2, 1_000_000).unique() {
+            break b;
+        }
+        if draws >= 100_000 {
+            return Err(input_error("no unique board in 100000 draws"));
+        }
+    };
+    let text = format!(
+        "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed}{} \
+         (draw {draws})\n{}",
+        if unique { " --unique" } else { "" },
+        board.to_text()
+    );
+    match out {
+        Some(p) => crate::engine::atomic::write_atomic_str(p, &text)?,
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.

@@ -573,9 +573,9 @@ fn cells_text(b: &Board, before: &[(usize, u16)], st: &State) -> String {
         .filter(|&&(c, old)| st.cands[c] != old)
         .map(|&(c, _)| {
             if st.cands[c].is_power_of_two() {
-                format!("{} is {}", cell_name(b.n, c), mask_text(st.cands[c]))
+                format!("{} = {}", cell_name(b.n, c), mask_text(st.cands[c]))
             } else {
-                format!("{} is one of {}", cell_name(b.n, c), mask_text(st.cands[c]))
+                format!("{} in {{{}}}", cell_name(b.n, c), mask_text(st.cands[c]))
             }
         })
         .collect();
@@ -603,7 +603,7 @@ fn rung_cage(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool
         progress |= changed;
         action(ctx, changed, || {
             format!(
-                "{}: its fillings leave {}",
+                "{}: its fillings allow only {}",
                 cage.describe(b.n, i),
                 cells_text(b, &before[..cage.cells.len()], st)
             )

@@ -137,3 +137,43 @@ pub fn verify_count(board: &Board, cap: u64) -> (u64, Vec<Vec<u8>>) {
     v.go(0);
     (v.count, v.found)
 }
+
+/// Is `grid` a solution of `board`? Checked with the verifier's own arithmetic (Latin rows and
+/// columns, then every cage), independent of `Board::is_solution`.
+pub fn verify_grid(board: &Board, grid: &[u8]) -> bool {
+    let n = board.n;
+    if grid.len() != n * n || grid.iter().any(|&v| v == 0 || v as usize > n) {
+        return false;
+    }
+    for r in 0..n {
+        let (mut row, mut col) = (0u32, 0u32);
+        for c in 0..n {
+            row |= 1 << grid[r * n + c];
+            col |= 1 << grid[c * n + r];
+        }
+        if row.count_ones() as usize != n || col.count_ones() as usize != n {
+            return false;
+        }
+    }
+    let v = V {
+        n,
+        hide: board.hide_signs,
+        cages: board
+            .cages
+            .iter()
+            .map(|c| Cage {
+                op: c.op,
+                target: c.target,
+                cells: c.cells.iter().map(|&x| x as usize).collect(),
+            })
+            .collect(),
+        closing: Vec::new(),
+        grid: grid.iter().map(|&x| u32::from(x)).collect(),
+        rows: Vec::new(),
+        cols: Vec::new(),
+        cap: 1,
+        found: Vec::new(),
+        count: 0,
+    };
+    (0..v.cages.len()).all(|k| v.cage_ok(k))
+}
