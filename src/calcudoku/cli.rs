@@ -45,6 +45,21 @@ pub enum CalcudokuCmd {
         #[arg(long, default_value_t = 1)]
         steps: usize,
     },
+    /// Time uniqueness decisions (cap 2) on seeded random boards: median, p90, p99, max.
+    Time {
+        #[arg(long, default_value_t = 7)]
+        order: usize,
+        #[arg(long, default_value_t = 4)]
+        max_cage: usize,
+        #[arg(long, default_value_t = 1000)]
+        boards: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        hide_signs: bool,
+        #[arg(long, default_value_t = 10_000_000)]
+        node_cap: u64,
+    },
     /// Print a random board file (random Latin square, random connected cut, random labels).
     Generate {
         #[arg(long, default_value_t = 6)]
@@ -78,6 +93,14 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             unique,
             out,
         } => cmd_generate(order, max_cage, seed, unique, out.as_deref()),
+        CalcudokuCmd::Time {
+            order,
+            max_cage,
+            boards,
+            seed,
+            hide_signs,
+            node_cap,
+        } => cmd_time(order, max_cage, boards, seed, hide_signs, node_cap),
     }
 }
 
@@ -228,6 +251,63 @@ fn cmd_generate(
         Some(p) => crate::engine::atomic::write_atomic_str(p, &text)?,
         None => print!("{text}"),
     }
+    Ok(())
+}
+
+fn cmd_time(
+    order: usize,
+    max_cage: usize,
+    boards: usize,
+    seed: u64,
+    hide_signs: bool,
+    node_cap: u64,
+) -> Result<()> {
+    if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
+        return Err(input_error(format!(
+            "--order {order} is out of range 3..=9"
+        )));
+    }
+    if !(1..=super::board::MAX_CAGE).contains(&max_cage) || boards == 0 {
+        return Err(input_error(
+            "--max-cage must be in 1..=16 and --boards positive",
+        ));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let set: Vec<Board> = (0..boards)
+        .map(|_| random_board(order, max_cage, hide_signs, &mut rng).0)
+        .collect();
+    let mut hist = hdrhistogram::Histogram::<u64>::new(3).expect("histogram");
+    let (mut unique, mut unknown, mut nodes, mut ladder_only) = (0u64, 0u64, 0u64, 0u64);
+    let t_all = std::time::Instant::now();
+    for b in &set {
+        let t0 = std::time::Instant::now();
+        let out = solve(b, Rungs::ALL, 2, node_cap);
+        let ns = t0.elapsed().as_nanos() as u64;
+        hist.record(ns.max(1)).expect("record");
+        unique += out.unique() as u64;
+        unknown += (out.count == Count::Unknown) as u64;
+        nodes += out.nodes;
+        ladder_only += (out.nodes == 1 && out.grade != super::solver::Grade::Search) as u64;
+    }
+    let total = t_all.elapsed().as_secs_f64();
+    let us = |q: f64| hist.value_at_quantile(q) as f64 / 1e3;
+    println!(
+        "order {order}, largest cage {max_cage}, signs {}, {boards} boards (seed {seed})",
+        if hide_signs { "hidden" } else { "shown" }
+    );
+    println!(
+        "uniqueness decision (cap 2): median {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
+        us(0.5),
+        us(0.9),
+        us(0.99),
+        hist.max() as f64 / 1e3
+    );
+    println!(
+        "{:.0} boards/s; unique {unique}/{boards}; unknown {unknown}; mean nodes {:.2}; \
+         decided by the ladder alone {ladder_only}",
+        boards as f64 / total,
+        nodes as f64 / boards as f64
+    );
     Ok(())
 }
 
