@@ -1,9 +1,12 @@
 //! `gridcensus calcudoku ...` subcommands: solve, hint, generate.
 
+use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv};
 use super::board::{Board, grid_text};
 use super::certificate::certified_flips;
 use super::generate::random_board;
 use super::solver::{ALL_RUNGS, Count, HintEnd, Rungs, hints, solve};
+use crate::engine::Records;
+use crate::engine::cli::{EngineArgs, execute, write_result};
 use crate::error::input_error;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -60,6 +63,24 @@ pub enum CalcudokuCmd {
         #[arg(long, default_value_t = 10_000_000)]
         node_cap: u64,
     },
+    /// Agreement study: random boards per (order, largest cage), solved with signs shown and
+    /// hidden by ladder + search and by the independent verifier; certified flips checked.
+    /// Writes results/calcudoku_agree.csv.
+    Agree {
+        /// Orders: one (5), a range (4-6) or a list (4,5,6); at most 7.
+        #[arg(long, default_value = "4-6")]
+        orders: String,
+        /// Largest cage sizes, same syntax.
+        #[arg(long, default_value = "2-5")]
+        max_cages: String,
+        /// Boards per (order, largest cage).
+        #[arg(long, default_value_t = 500)]
+        boards: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Print a random board file (random Latin square, random connected cut, random labels).
     Generate {
         #[arg(long, default_value_t = 6)]
@@ -93,6 +114,13 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             unique,
             out,
         } => cmd_generate(order, max_cage, seed, unique, out.as_deref()),
+        CalcudokuCmd::Agree {
+            orders,
+            max_cages,
+            boards,
+            seed,
+            engine,
+        } => cmd_agree(&orders, &max_cages, boards, seed, &engine),
         CalcudokuCmd::Time {
             order,
             max_cage,
@@ -311,7 +339,73 @@ fn cmd_time(
     Ok(())
 }
 
+/// Parse "5", "4-6" or "4,5,6".
+fn parse_list(flag: &str, s: &str) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let p = |x: &str| -> Result<usize> {
+            x.trim()
+                .parse()
+                .map_err(|_| input_error(format!("{flag}: '{x}' is not a number")))
+        };
+        let (a, b) = (p(a)?, p(b)?);
+        if a > b {
+            return Err(input_error(format!("{flag}: empty range {a}-{b}")));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+fn cmd_agree(
+    orders: &str,
+    max_cages: &str,
+    boards: u64,
+    seed: u64,
+    engine: &EngineArgs,
+) -> Result<()> {
+    let job = AgreeJob::new(
+        parse_list("--orders", orders)?,
+        parse_list("--max-cages", max_cages)?,
+        boards,
+        seed,
+    )?;
+    engine.validate()?;
+    let Some((parts, st)) = execute(&job, engine)? else {
+        return Ok(()); // a shard: its partial file is written
+    };
+    let table = aggregate(&parts);
+    eprintln!(
+        "calcudoku agree: {} boards in {:.1} s on {} threads",
+        table.values().map(|t| t.boards).sum::<u64>(),
+        st.elapsed_seconds,
+        st.threads
+    );
+    write_result(
+        &engine.results.join(AGREE_FILE),
+        agree_csv(&table).as_bytes(),
+        &[&st],
+    )?;
+    st.cleanup();
+    Ok(())
+}
+
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
-pub fn merge(_kind: &str, _files: &[PathBuf], _results: &Path) -> Result<bool> {
-    Ok(false)
+pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
+    if kind != AGREE_KIND {
+        return Ok(false);
+    }
+    let (_spec, parts, stats) = crate::engine::cli::merge::<Records<Tally>>(files)?;
+    let table = aggregate(&parts);
+    write_result(
+        &results.join(AGREE_FILE),
+        agree_csv(&table).as_bytes(),
+        &[&stats],
+    )?;
+    stats.cleanup();
+    Ok(true)
 }

@@ -14,3 +14,4 @@ pub use board::{Board, Cage, Op};
 pub use certificate::{Flip, certified_flips};
 pub use solver::{Count, Grade, Outcome, Rung, Rungs, solve};
 pub use verify::verify_count;
+pub mod agree;
