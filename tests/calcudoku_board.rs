@@ -115,7 +115,7 @@ fn known_boards() {
         let (b, _) = seeded_board(3, 3, seed % 2 == 0, seed);
         let all = solve(&b, Rungs::ALL, 100, u64::MAX).count;
         assert_eq!(solve(&b, Rungs::NONE, 100, u64::MAX).count, all);
-        let (b, _) = seeded_board(5, 3, seed % 2 == 0, seed);
+        let (b, _) = seeded_board(4, 3, seed % 2 == 0, seed);
         let all = solve(&b, Rungs::ALL, 100, u64::MAX).count;
         assert_eq!(
             solve(&b, Rungs::only(Rung::Single), 100, u64::MAX).count,
@@ -124,13 +124,16 @@ fn known_boards() {
     }
     // A node cap gives unknown, never a guess.
     let open = Board::parse(
-        "order 6\n+ 21 r1c1 r1c2 r1c3 r1c4 r1c5 r1c6\n+ 21 r2c1 r2c2 r2c3 r2c4 r2c5 r2c6\n\
-         + 21 r3c1 r3c2 r3c3 r3c4 r3c5 r3c6\n+ 21 r4c1 r4c2 r4c3 r4c4 r4c5 r4c6\n\
-         + 21 r5c1 r5c2 r5c3 r5c4 r5c5 r5c6\n+ 21 r6c1 r6c2 r6c3 r6c4 r6c5 r6c6\n",
+        "order 4\n+ 10 r1c1 r1c2 r1c3 r1c4\n+ 10 r2c1 r2c2 r2c3 r2c4\n\
+         + 10 r3c1 r3c2 r3c3 r3c4\n+ 10 r4c1 r4c2 r4c3 r4c4\n",
         false,
     )
     .unwrap();
     let out = solve(&open, Rungs::ALL, 1_000_000, 50);
+    assert_eq!(
+        solve(&open, Rungs::ALL, 1_000, u64::MAX).count,
+        Count::Exact(576)
+    );
     assert_eq!(out.count, Count::Unknown);
     assert!(out.nodes <= 51);
 }
