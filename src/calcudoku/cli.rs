@@ -321,6 +321,7 @@ fn cmd_time(
     let mut hist = hdrhistogram::Histogram::<u64>::new(3).expect("histogram");
     let (mut unique, mut unknown, mut nodes, mut ladder_only) = (0u64, 0u64, 0u64, 0u64);
     let t_all = std::time::Instant::now();
+    let mut slowest = (0u64, 0u64, String::new());
     for b in &set {
         // The fastest of `repeats` runs: the machine is shared, and a run that loses its time
         // slice would otherwise show up as a multi-millisecond board.
@@ -333,6 +334,9 @@ fn cmd_time(
             out = Some(o);
         }
         let out = out.expect("one run");
+        if ns > slowest.0 {
+            slowest = (ns, out.nodes, b.to_text());
+        }
         hist.record(ns.max(1)).expect("record");
         unique += out.unique() as u64;
         unknown += (out.count == Count::Unknown) as u64;
@@ -340,6 +344,14 @@ fn cmd_time(
         ladder_only += (out.nodes == 1 && out.grade != super::solver::Grade::Search) as u64;
     }
     let total = t_all.elapsed().as_secs_f64();
+    if let Ok(p) = std::env::var("GRIDCENSUS_SLOWEST_OUT") {
+        std::fs::write(&p, &slowest.2)?;
+        eprintln!(
+            "slowest board ({} us, {} nodes) written to {p}",
+            slowest.0 / 1000,
+            slowest.1
+        );
+    }
     let us = |q: f64| hist.value_at_quantile(q) as f64 / 1e3;
     println!(
         "order {order}, largest cage {max_cage}, signs {}, {boards} boards (seed {seed}), rungs {}",

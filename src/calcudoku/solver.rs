@@ -785,8 +785,13 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
 }
 
 fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    // One pass over the unsettled cells, fewest candidates first. After each removal the lower
+    // rungs run to their fixpoint (so they, not probe, are credited with what follows, exactly
+    // as if the ladder had restarted) and the pass goes on where it was instead of rescanning
+    // from the first cell. In hint mode `action` stops at the first removal.
     let nn = b.n * b.n;
     let lower = rungs.below(Rung::Probe);
+    let mut progress = false;
     for want in 2..=b.n as u32 {
         for cell in 0..nn {
             let m = st.cands[cell];
@@ -794,6 +799,9 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                 continue;
             }
             for v in bits(m) {
+                if st.cands[cell] >> v & 1 == 0 || st.cands[cell].is_power_of_two() {
+                    continue;
+                }
                 let mut s2 = st.clone();
                 s2.assign(b, cell, v);
                 let mut c2 = Ctx::new();
@@ -803,6 +811,7 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                 };
                 if dead {
                     let changed = restrict(b, st, ctx, cell, !(1u16 << v))?;
+                    progress |= changed;
                     action(ctx, changed, || {
                         format!(
                             "{} = {} leads to a contradiction, so {} is not {}",
@@ -812,12 +821,15 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                             v
                         )
                     })?;
-                    return Ok(true);
+                    // Let the lower rungs take what follows (they get the credit, as if the
+                    // ladder had restarted), then go on with the pass where it was.
+                    ladder(b, st, lower, ctx)?;
+                    ctx.rung = Rung::Probe as usize;
                 }
             }
         }
     }
-    Ok(false)
+    Ok(progress)
 }
 
 /// Run the enabled rungs, lowest first, restarting from the bottom after any progress, until
