@@ -233,3 +233,28 @@ fn cli_solve_hint_generate() {
             .contains("no solution")
     );
 }
+
+#[test]
+fn example_boards() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("examples/calcudoku").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let b = Board::parse(&std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        let out = solve(&b, Rungs::ALL, 2, 10_000_000);
+        if name.starts_with("two_answers") {
+            assert_eq!(out.count, Count::AtLeast(2), "{name}");
+            assert_eq!(out.grade, Grade::Search, "{name}");
+        } else {
+            assert_eq!(out.count, Count::Exact(1), "{name}");
+        }
+        if name.starts_with("must") {
+            assert_eq!(out.grade, Grade::Rung(Rung::Must), "{name}");
+        }
+        if name.starts_with("probe") {
+            assert_eq!(out.grade, Grade::Rung(Rung::Probe), "{name}");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 7);
+}
