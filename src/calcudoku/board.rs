@@ -185,7 +185,7 @@ fn product_reachable(target: u64, k: usize, n: u64) -> bool {
     if k == 0 {
         return target == 1;
     }
-    (1..=n).any(|f| target % f == 0 && product_reachable(target / f, k - 1, n))
+    (1..=n).any(|f| target.is_multiple_of(f) && product_reachable(target / f, k - 1, n))
 }
 
 impl Board {

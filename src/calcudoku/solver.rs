@@ -331,8 +331,8 @@ impl Enum<'_> {
             lm[r as usize] |= bit;
             lm[c as usize] |= bit;
         }
-        for l in 0..self.nlines {
-            self.need[l] &= lm[l];
+        for (nd, m) in self.need.iter_mut().zip(lm.iter()).take(self.nlines) {
+            *nd &= m;
         }
         self.found = true;
     }
@@ -368,7 +368,7 @@ impl Enum<'_> {
         let hi = self.sufprod[k + 1];
         for v in bits(self.avail(k)) {
             let v64 = v as u64;
-            if rem % v64 != 0 {
+            if !rem.is_multiple_of(v64) {
                 continue;
             }
             let r = rem / v64;
@@ -500,8 +500,8 @@ pub fn cage_fillings(b: &Board, i: usize) -> Vec<Vec<u8>> {
             return;
         }
         'v: for v in 1..=n {
-            for j in 0..k {
-                if b.cage_conf[i][k] >> j & 1 != 0 && vals[j] == v {
+            for (j, &vj) in vals.iter().enumerate().take(k) {
+                if b.cage_conf[i][k] >> j & 1 != 0 && vj == v {
                     continue 'v;
                 }
             }

@@ -45,7 +45,7 @@ fn reaches(op: Op, target: u64, vals: &[u32]) -> bool {
         Op::Sub => {
             vals.len() == 2 && {
                 let (x, y) = (u64::from(vals[0]), u64::from(vals[1]));
-                (if x > y { x - y } else { y - x }) == target
+                x.abs_diff(y) == target
             }
         }
         Op::Div => {
