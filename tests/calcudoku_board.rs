@@ -258,3 +258,62 @@ fn example_boards() {
     }
     assert!(seen >= 7);
 }
+
+#[test]
+fn agree_job_is_deterministic_across_threads_and_shards() {
+    let run = |dir: &std::path::Path, extra: &[&str]| {
+        let out = bin()
+            .args([
+                "calcudoku",
+                "agree",
+                "--orders",
+                "4",
+                "--max-cages",
+                "2-3",
+                "--boards",
+                "120",
+                "--no-progress",
+                "--results",
+            ])
+            .arg(dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let (a, b, c) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    run(a.path(), &["--threads", "1"]);
+    run(b.path(), &["--threads", "2"]);
+    let read =
+        |d: &std::path::Path| std::fs::read_to_string(d.join("calcudoku_agree.csv")).unwrap();
+    let csv = read(a.path());
+    assert_eq!(csv, read(b.path()));
+    assert_eq!(csv.lines().count(), 3);
+    let (p0, p1) = (c.path().join("p0.json"), c.path().join("p1.json"));
+    for (shard, p) in [("0/2", &p0), ("1/2", &p1)] {
+        let ps = p.to_string_lossy().to_string();
+        run(c.path(), &["--shard", shard, "--partial-out", &ps]);
+    }
+    let out = bin()
+        .arg("merge")
+        .arg(&p0)
+        .arg(&p1)
+        .arg("--results")
+        .arg(c.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(csv, read(c.path()));
+}
