@@ -54,6 +54,18 @@ pub const WRITEUP_LATIN_TABLE: [(usize, f64, f64, u64); 3] = [
 // Calcudoku (write-up 000)
 // ---------------------------------------------------------------------------------------------
 
+/// Write-up 000, "An intercalate is a second answer…": of 16,000 boards cut at random (orders
+/// 4–7 × largest cage 2–5 × 1,000), 8,704 had more than one answer and on 6,658 of them a
+/// certified intercalate flip was already one of the extra answers (76.5%).
+pub const CALCUDOKU_RANDOM_CUTS: u64 = 16_000;
+pub const CALCUDOKU_FLIP_EXPLAINED: (u64, u64) = (6_658, 8_704);
+/// Write-up 000, "What an operation sign is worth": of the same 16,000 random cuts, 7,296 were
+/// unique with signs and 6,711 without (hiding every sign costs 8.0% of the unique boards).
+pub const CALCUDOKU_UNIQUE_SHOWN: u64 = 7_296;
+pub const CALCUDOKU_UNIQUE_HIDDEN: u64 = 6_711;
+/// Write-up 000: the generator's median time per 7×7 board (mostly solving), in ms.
+pub const CALCUDOKU_WRITEUP_MEDIAN_MS_7X7: f64 = 206.0;
+
 // ---------------------------------------------------------------------------------------------
 // Numbrix (write-up 002; OEIS)
 // ---------------------------------------------------------------------------------------------

@@ -1,24 +1,447 @@
-//! `gridcensus calcudoku ...` subcommands.
+//! `gridcensus calcudoku ...` subcommands: solve, hint, generate.
 
+use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv};
+use super::board::{Board, grid_text};
+use super::certificate::certified_flips;
+use super::generate::random_board;
+use super::solver::{ALL_RUNGS, Count, HintEnd, Rungs, hints, solve};
+use crate::engine::Records;
+use crate::engine::cli::{EngineArgs, execute, write_result};
+use crate::error::input_error;
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Board file (plain text: `order N`, then one line per cage `OP TARGET rRcC ...`).
+    pub file: PathBuf,
+    /// Hide every operation sign: a cage holds if any operation its size allows reaches it.
+    #[arg(long)]
+    pub hide_signs: bool,
+    /// Rungs to enable: `all`, `none`, or a comma list of cage,single,hidden,must,subset,probe.
+    #[arg(long, default_value = "all")]
+    pub rungs: String,
+}
 
 #[derive(Subcommand, Debug)]
 pub enum CalcudokuCmd {
-    /// Not built yet: prints the issue that tracks it.
-    Status,
+    /// Solve a board: solution, grade, rung trace, search nodes, unique or not (with a second
+    /// solution when there is one).
+    Solve {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Count solutions up to this many (2 decides uniqueness).
+        #[arg(long, default_value_t = 2)]
+        cap: u64,
+        /// Give up after this many search nodes and report the count as unknown.
+        #[arg(long, default_value_t = 10_000_000)]
+        node_cap: u64,
+    },
+    /// The next deduction(s) from the empty grid, each with its rung and a one-line reason.
+    Hint {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// How many successive deductions to print.
+        #[arg(long, default_value_t = 1)]
+        steps: usize,
+    },
+    /// Time uniqueness decisions (cap 2) on seeded random boards: median, p90, p99, max.
+    Time {
+        #[arg(long, default_value_t = 7)]
+        order: usize,
+        #[arg(long, default_value_t = 4)]
+        max_cage: usize,
+        #[arg(long, default_value_t = 1000)]
+        boards: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        hide_signs: bool,
+        #[arg(long, default_value_t = 10_000_000)]
+        node_cap: u64,
+        /// Rungs to enable (as for solve).
+        #[arg(long, default_value = "all")]
+        rungs: String,
+        /// Time each board this many times and keep the fastest run.
+        #[arg(long, default_value_t = 1)]
+        repeats: usize,
+    },
+    /// Agreement study: random boards per (order, largest cage), solved with signs shown and
+    /// hidden by ladder + search and by the independent verifier; certified flips checked.
+    /// Writes results/calcudoku_agree.csv.
+    Agree {
+        /// Orders: one (5), a range (4-6) or a list (4,5,6); at most 7.
+        #[arg(long, default_value = "4-6")]
+        orders: String,
+        /// Largest cage sizes, same syntax.
+        #[arg(long, default_value = "2-5")]
+        max_cages: String,
+        /// Boards per (order, largest cage).
+        #[arg(long, default_value_t = 500)]
+        boards: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Print a random board file (random Latin square, random connected cut, random labels).
+    Generate {
+        #[arg(long, default_value_t = 6)]
+        order: usize,
+        /// Largest cage size.
+        #[arg(long, default_value_t = 4)]
+        max_cage: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep drawing from the seeded stream until a board has exactly one answer.
+        #[arg(long)]
+        unique: bool,
+        /// Write the board here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 pub fn run(cmd: CalcudokuCmd) -> Result<()> {
     match cmd {
-        CalcudokuCmd::Status => Err(crate::error::input_error(
-            "calcudoku: not built yet (see its issue)",
-        )),
+        CalcudokuCmd::Solve {
+            board,
+            cap,
+            node_cap,
+        } => cmd_solve(&board, cap, node_cap),
+        CalcudokuCmd::Hint { board, steps } => cmd_hint(&board, steps),
+        CalcudokuCmd::Generate {
+            order,
+            max_cage,
+            seed,
+            unique,
+            out,
+        } => cmd_generate(order, max_cage, seed, unique, out.as_deref()),
+        CalcudokuCmd::Agree {
+            orders,
+            max_cages,
+            boards,
+            seed,
+            engine,
+        } => cmd_agree(&orders, &max_cages, boards, seed, &engine),
+        CalcudokuCmd::Time {
+            order,
+            max_cage,
+            boards,
+            seed,
+            hide_signs,
+            node_cap,
+            rungs,
+            repeats,
+        } => cmd_time(
+            order, max_cage, boards, seed, hide_signs, node_cap, &rungs, repeats,
+        ),
     }
 }
 
+fn load(args: &BoardArgs) -> Result<(Board, Rungs)> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| {
+        input_error(format!(
+            "cannot read board file {}: {e}",
+            args.file.display()
+        ))
+    })?;
+    // Keep the InputError kind (exit 2) and a one-line message naming the file.
+    let board = Board::parse(&text, args.hide_signs)
+        .map_err(|e| input_error(format!("{}: {e}", args.file.display())))?;
+    let rungs = Rungs::parse(&args.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
+    Ok((board, rungs))
+}
+
+fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64) -> Result<()> {
+    let (board, rungs) = load(args)?;
+    if cap == 0 {
+        return Err(input_error("--cap must be at least 1"));
+    }
+    let n = board.n;
+    let t0 = std::time::Instant::now();
+    let out = solve(&board, rungs, cap, node_cap);
+    let dt = t0.elapsed();
+    println!(
+        "board: order {n}, {} cages, signs {}, rungs {}",
+        board.cages.len(),
+        if board.hide_signs { "hidden" } else { "shown" },
+        rungs.names()
+    );
+    match out.solutions.first() {
+        Some(s) => print!("solution:\n{}", grid_text(n, s)),
+        None => println!("solution: none"),
+    }
+    println!("grade: {}", out.grade);
+    println!("rung trace (root ladder, then whole solve):");
+    println!(
+        "  {:<7} {:>8} {:>8} {:>6}   {:>8} {:>8}",
+        "rung", "removed", "settled", "fired", "removed", "settled"
+    );
+    for r in ALL_RUNGS {
+        if !rungs.has(r) {
+            continue;
+        }
+        let (a, t) = (out.root[r as usize], out.stats[r as usize]);
+        println!(
+            "  {:<7} {:>8} {:>8} {:>6}   {:>8} {:>8}",
+            r.name(),
+            a.removed,
+            a.settled,
+            a.fired,
+            t.removed,
+            t.settled
+        );
+    }
+    println!("nodes: {}", out.nodes);
+    println!("time: {:.3} ms", dt.as_secs_f64() * 1e3);
+    match out.count {
+        Count::Exact(0) => println!("answers: 0 (no solution)"),
+        Count::Exact(1) => println!("answers: 1 (unique)"),
+        Count::Exact(k) => println!("answers: {k} (not unique)"),
+        Count::AtLeast(k) => {
+            println!("answers: at least {k} (not unique; search stopped at --cap)")
+        }
+        Count::Unknown => println!(
+            "answers: unknown (node cap {node_cap} hit after {} found)",
+            out.solutions.len()
+        ),
+    }
+    if out.solutions.len() >= 2 {
+        let (s0, s1) = (&out.solutions[0], &out.solutions[1]);
+        print!("second solution:\n{}", grid_text(n, s1));
+        let diff: Vec<String> = (0..n * n)
+            .filter(|&c| s0[c] != s1[c])
+            .map(|c| super::board::cell_name(n, c))
+            .collect();
+        println!("differs at: {}", diff.join(" "));
+    }
+    if let Some(s0) = out.solutions.first() {
+        let flips = certified_flips(&board, s0);
+        if !flips.is_empty() {
+            println!(
+                "certified intercalate flips of the first solution ({}): each is a second answer",
+                flips.len()
+            );
+            for f in flips.iter().take(5) {
+                println!("  {}", f.describe());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn cmd_hint(args: &BoardArgs, steps: usize) -> Result<()> {
+    let (board, rungs) = load(args)?;
+    let (hs, end) = hints(&board, rungs, steps.max(1));
+    for (i, h) in hs.iter().enumerate() {
+        println!("{}. {} ({})", i + 1, h.reason, h.rung);
+    }
+    match end {
+        HintEnd::More => {}
+        HintEnd::Solved => println!("solved by the ladder"),
+        HintEnd::Stuck => println!("no further deduction: the enabled rungs are stuck (search)"),
+        HintEnd::Contradiction => println!("contradiction: the board has no solution"),
+    }
+    Ok(())
+}
+
+fn cmd_generate(
+    order: usize,
+    max_cage: usize,
+    seed: u64,
+    unique: bool,
+    out: Option<&Path>,
+) -> Result<()> {
+    if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
+        return Err(input_error(format!(
+            "--order {order} is out of range 3..=9"
+        )));
+    }
+    if !(1..=super::board::MAX_CAGE).contains(&max_cage) {
+        return Err(input_error(format!(
+            "--max-cage {max_cage} is out of range 1..={}",
+            super::board::MAX_CAGE
+        )));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut draws = 0u64;
+    let board = loop {
+        draws += 1;
+        let (b, _) = random_board(order, max_cage, false, &mut rng);
+        if !unique || solve(&b, Rungs::ALL, 2, 1_000_000).unique() {
+            break b;
+        }
+        if draws >= 100_000 {
+            return Err(input_error("no unique board in 100000 draws"));
+        }
+    };
+    let text = format!(
+        "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed}{} \
+         (draw {draws})\n{}",
+        if unique { " --unique" } else { "" },
+        board.to_text()
+    );
+    match out {
+        Some(p) => crate::engine::atomic::write_atomic_str(p, &text)?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_time(
+    order: usize,
+    max_cage: usize,
+    boards: usize,
+    seed: u64,
+    hide_signs: bool,
+    node_cap: u64,
+    rungs: &str,
+    repeats: usize,
+) -> Result<()> {
+    let rungs = Rungs::parse(rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
+    if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
+        return Err(input_error(format!(
+            "--order {order} is out of range 3..=9"
+        )));
+    }
+    if !(1..=super::board::MAX_CAGE).contains(&max_cage) || boards == 0 {
+        return Err(input_error(
+            "--max-cage must be in 1..=16 and --boards positive",
+        ));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let set: Vec<Board> = (0..boards)
+        .map(|_| random_board(order, max_cage, hide_signs, &mut rng).0)
+        .collect();
+    let mut hist = hdrhistogram::Histogram::<u64>::new(3).expect("histogram");
+    let (mut unique, mut unknown, mut nodes, mut ladder_only) = (0u64, 0u64, 0u64, 0u64);
+    let t_all = std::time::Instant::now();
+    let mut slowest = (0u64, 0u64, String::new());
+    for b in &set {
+        // The fastest of `repeats` runs: the machine is shared, and a run that loses its time
+        // slice would otherwise show up as a multi-millisecond board.
+        let mut ns = u64::MAX;
+        let mut out = None;
+        for _ in 0..repeats.max(1) {
+            let t0 = std::time::Instant::now();
+            let o = solve(b, rungs, 2, node_cap);
+            ns = ns.min(t0.elapsed().as_nanos() as u64);
+            out = Some(o);
+        }
+        let out = out.expect("one run");
+        if ns > slowest.0 {
+            slowest = (ns, out.nodes, b.to_text());
+        }
+        hist.record(ns.max(1)).expect("record");
+        unique += out.unique() as u64;
+        unknown += (out.count == Count::Unknown) as u64;
+        nodes += out.nodes;
+        ladder_only += (out.nodes == 1 && out.grade != super::solver::Grade::Search) as u64;
+    }
+    let total = t_all.elapsed().as_secs_f64();
+    if let Ok(p) = std::env::var("GRIDCENSUS_SLOWEST_OUT") {
+        std::fs::write(&p, &slowest.2)?;
+        eprintln!(
+            "slowest board ({} us, {} nodes) written to {p}",
+            slowest.0 / 1000,
+            slowest.1
+        );
+    }
+    let us = |q: f64| hist.value_at_quantile(q) as f64 / 1e3;
+    println!(
+        "order {order}, largest cage {max_cage}, signs {}, {boards} boards (seed {seed}), rungs {}",
+        if hide_signs { "hidden" } else { "shown" },
+        rungs.names()
+    );
+    println!("timing: fastest of {} run(s) per board", repeats.max(1));
+    println!(
+        "uniqueness decision (cap 2): median {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
+        us(0.5),
+        us(0.9),
+        us(0.99),
+        hist.max() as f64 / 1e3
+    );
+    println!(
+        "{:.0} boards/s (wall clock over all runs / repeats); unique {unique}/{boards}; unknown {unknown}; mean nodes {:.2}; \
+         decided by the ladder alone {ladder_only}",
+        (boards * repeats.max(1)) as f64 / total,
+        nodes as f64 / boards as f64
+    );
+    Ok(())
+}
+
+/// Parse "5", "4-6" or "4,5,6".
+fn parse_list(flag: &str, s: &str) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let p = |x: &str| -> Result<usize> {
+            x.trim()
+                .parse()
+                .map_err(|_| input_error(format!("{flag}: '{x}' is not a number")))
+        };
+        let (a, b) = (p(a)?, p(b)?);
+        if a > b {
+            return Err(input_error(format!("{flag}: empty range {a}-{b}")));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+fn cmd_agree(
+    orders: &str,
+    max_cages: &str,
+    boards: u64,
+    seed: u64,
+    engine: &EngineArgs,
+) -> Result<()> {
+    let job = AgreeJob::new(
+        parse_list("--orders", orders)?,
+        parse_list("--max-cages", max_cages)?,
+        boards,
+        seed,
+    )?;
+    engine.validate()?;
+    let Some((parts, st)) = execute(&job, engine)? else {
+        return Ok(()); // a shard: its partial file is written
+    };
+    let table = aggregate(&parts);
+    eprintln!(
+        "calcudoku agree: {} boards in {:.1} s on {} threads",
+        table.values().map(|t| t.boards).sum::<u64>(),
+        st.elapsed_seconds,
+        st.threads
+    );
+    write_result(
+        &engine.results.join(AGREE_FILE),
+        agree_csv(&table).as_bytes(),
+        &[&st],
+    )?;
+    st.cleanup();
+    Ok(())
+}
+
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
-pub fn merge(_kind: &str, _files: &[PathBuf], _results: &Path) -> Result<bool> {
-    Ok(false)
+pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
+    if kind != AGREE_KIND {
+        return Ok(false);
+    }
+    let (_spec, parts, stats) = crate::engine::cli::merge::<Records<Tally>>(files)?;
+    let table = aggregate(&parts);
+    write_result(
+        &results.join(AGREE_FILE),
+        agree_csv(&table).as_bytes(),
+        &[&stats],
+    )?;
+    stats.cleanup();
+    Ok(true)
 }

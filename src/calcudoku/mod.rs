@@ -1,4 +1,17 @@
-//! Calcudoku: model, rungs, ladder, search, generator, studies. (Being built: see its issue.)
+//! Calcudoku (KenKen-style): board model and file format, the six-rung ladder, node-capped
+//! search and counting, the intercalate-flip certificate, hidden-sign mode, grades and hints,
+//! an independent verifier and a random board generator.
 
+pub mod board;
+pub mod certificate;
 pub mod cli;
+pub mod generate;
 pub mod report;
+pub mod solver;
+pub mod verify;
+
+pub use board::{Board, Cage, Op};
+pub use certificate::{Flip, certified_flips};
+pub use solver::{Count, Grade, Outcome, Rung, Rungs, solve};
+pub use verify::verify_count;
+pub mod agree;

@@ -1,0 +1,1058 @@
+//! Candidates, the six rungs, the ladder, node-capped search and hints.
+//!
+//! Candidates are bitmasks: bit `v` set means value `v` (1..=n) is still possible. The rungs
+//! form a table of deduction functions in the style of Simon Tatham's solvers ([`RUNGS`]); the
+//! ladder runs the enabled ones lowest first and restarts from the bottom whenever one makes
+//! progress, until none does.
+
+use super::board::{Board, MAX_CAGE, MAX_CELLS, Op, cell_name, line_cells, line_name};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rung {
+    Cage = 0,
+    Single = 1,
+    Hidden = 2,
+    Must = 3,
+    Subset = 4,
+    Probe = 5,
+}
+
+pub const RUNG_COUNT: usize = 6;
+pub const ALL_RUNGS: [Rung; RUNG_COUNT] = [
+    Rung::Cage,
+    Rung::Single,
+    Rung::Hidden,
+    Rung::Must,
+    Rung::Subset,
+    Rung::Probe,
+];
+
+impl Rung {
+    pub fn name(self) -> &'static str {
+        RUNGS[self as usize].name
+    }
+    pub fn from_name(s: &str) -> Option<Rung> {
+        ALL_RUNGS.iter().copied().find(|r| r.name() == s)
+    }
+}
+
+impl std::fmt::Display for Rung {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of enabled rungs (bit i = rung i).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rungs(pub u8);
+
+impl Rungs {
+    pub const ALL: Rungs = Rungs(0b11_1111);
+    pub const NONE: Rungs = Rungs(0);
+    pub fn only(r: Rung) -> Rungs {
+        Rungs(1 << r as u8)
+    }
+    pub fn with(self, r: Rung) -> Rungs {
+        Rungs(self.0 | 1 << r as u8)
+    }
+    pub fn without(self, r: Rung) -> Rungs {
+        Rungs(self.0 & !(1 << r as u8))
+    }
+    pub fn has(self, r: Rung) -> bool {
+        self.0 >> r as u8 & 1 != 0
+    }
+    /// The enabled rungs strictly below `r`.
+    pub fn below(self, r: Rung) -> Rungs {
+        Rungs(self.0 & ((1u8 << r as u8) - 1))
+    }
+    /// Parse `all`, `none` or a comma list of rung names.
+    pub fn parse(s: &str) -> Result<Rungs, String> {
+        match s.trim() {
+            "all" => return Ok(Rungs::ALL),
+            "none" | "" => return Ok(Rungs::NONE),
+            _ => {}
+        }
+        let mut r = Rungs::NONE;
+        for part in s.split(',') {
+            let p = part.trim();
+            let rung = Rung::from_name(p).ok_or_else(|| {
+                format!("unknown rung '{p}' (rungs: cage, single, hidden, must, subset, probe)")
+            })?;
+            r = r.with(rung);
+        }
+        Ok(r)
+    }
+    pub fn names(self) -> String {
+        let v: Vec<&str> = ALL_RUNGS
+            .iter()
+            .filter(|&&r| self.has(r))
+            .map(|r| r.name())
+            .collect();
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(",")
+        }
+    }
+}
+
+/// What one rung did: candidates removed, cells it settled (left with one candidate), and
+/// actions that changed something.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RungStat {
+    pub removed: u64,
+    pub settled: u64,
+    pub fired: u64,
+}
+
+pub type RungStats = [RungStat; RUNG_COUNT];
+
+/// Why a rung or the ladder stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Some cell, line or cage has no possibility left.
+    Contradiction,
+    /// Hint mode: one deduction was made and described.
+    Hint,
+}
+
+/// One deduction, for `hint`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub rung: Rung,
+    pub reason: String,
+}
+
+/// Bookkeeping shared by the rungs: per-rung stats, the current rung, hint mode.
+pub struct Ctx {
+    pub stats: RungStats,
+    pub hint: Option<Hint>,
+    hint_mode: bool,
+    rung: usize,
+}
+
+impl Ctx {
+    pub fn new() -> Ctx {
+        Ctx {
+            stats: [RungStat::default(); RUNG_COUNT],
+            hint: None,
+            hint_mode: false,
+            rung: 0,
+        }
+    }
+    pub fn hinting() -> Ctx {
+        Ctx {
+            hint_mode: true,
+            ..Ctx::new()
+        }
+    }
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx::new()
+    }
+}
+
+const MAX_CAGE_LINES: usize = 2 * MAX_CELLS;
+
+/// The solver state: candidates plus the cage-enumeration cache.
+#[derive(Clone)]
+pub struct State {
+    pub cands: [u16; MAX_CELLS],
+    /// Per cell: the values some filling of its cage uses (valid while the cage is not dirty).
+    support: [u16; MAX_CELLS],
+    /// Per (cage, line): the values every filling of the cage puts on that line.
+    need: [u16; MAX_CAGE_LINES],
+    /// Cages whose cells changed since their last enumeration.
+    dirty: u128,
+    /// Cages whose cells changed since the cage rung last applied their support.
+    stale: u128,
+    /// Settled cells the single rung has already propagated.
+    single_done: u128,
+}
+
+#[inline]
+fn bits(mut m: u16) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let b = m.trailing_zeros();
+            m &= m - 1;
+            Some(b)
+        }
+    })
+}
+
+/// `{2,5}` for a candidate mask.
+pub fn mask_text(m: u16) -> String {
+    let v: Vec<String> = bits(m).map(|b| b.to_string()).collect();
+    v.join(",")
+}
+
+pub fn full_mask(n: usize) -> u16 {
+    ((1u32 << (n + 1)) - 2) as u16
+}
+
+impl State {
+    pub fn new(b: &Board) -> State {
+        let mut cands = [0u16; MAX_CELLS];
+        let full = full_mask(b.n);
+        for c in cands.iter_mut().take(b.n * b.n) {
+            *c = full;
+        }
+        let all: u128 = if b.cages.len() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << b.cages.len()) - 1
+        };
+        State {
+            cands,
+            support: [0; MAX_CELLS],
+            need: [0; MAX_CAGE_LINES],
+            dirty: all,
+            stale: all,
+            single_done: 0,
+        }
+    }
+
+    /// Set a cell to one value (for search branches and probes). No stats are recorded.
+    pub fn assign(&mut self, b: &Board, cell: usize, v: u32) {
+        self.cands[cell] = 1 << v;
+        let bit = 1u128 << b.cage_of[cell];
+        self.dirty |= bit;
+        self.stale |= bit;
+    }
+
+    pub fn solved(&self, b: &Board) -> bool {
+        self.cands[..b.n * b.n].iter().all(|c| c.is_power_of_two())
+    }
+
+    /// The grid of a solved state (0 where a cell is not settled).
+    pub fn grid(&self, b: &Board) -> Vec<u8> {
+        self.cands[..b.n * b.n]
+            .iter()
+            .map(|&c| {
+                if c.is_power_of_two() {
+                    c.trailing_zeros() as u8
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+}
+
+#[inline]
+fn restrict(
+    b: &Board,
+    st: &mut State,
+    ctx: &mut Ctx,
+    cell: usize,
+    keep: u16,
+) -> Result<bool, Stop> {
+    let old = st.cands[cell];
+    let new = old & keep;
+    if new == old {
+        return Ok(false);
+    }
+    if new == 0 {
+        return Err(Stop::Contradiction);
+    }
+    st.cands[cell] = new;
+    let bit = 1u128 << b.cage_of[cell];
+    st.dirty |= bit;
+    st.stale |= bit;
+    let s = &mut ctx.stats[ctx.rung];
+    s.removed += (old ^ new).count_ones() as u64;
+    if new.is_power_of_two() {
+        s.settled += 1;
+    }
+    Ok(true)
+}
+
+/// Close one action of a rung: count it and, in hint mode, stop with its reason.
+#[inline]
+fn action(ctx: &mut Ctx, changed: bool, reason: impl FnOnce() -> String) -> Result<(), Stop> {
+    if changed {
+        ctx.stats[ctx.rung].fired += 1;
+        if ctx.hint_mode {
+            ctx.hint = Some(Hint {
+                rung: ALL_RUNGS[ctx.rung],
+                reason: reason(),
+            });
+            return Err(Stop::Hint);
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cage enumeration (shared by the cage and must rungs)
+// ---------------------------------------------------------------------------------------------
+
+struct Enum<'a> {
+    size: usize,
+    conf: &'a [u16],
+    pl: &'a [(u8, u8)],
+    cand: [u16; MAX_CAGE],
+    vals: [u8; MAX_CAGE],
+    /// Suffix sums of candidate minima / maxima, suffix product of maxima.
+    sufmin: [u32; MAX_CAGE + 1],
+    sufmax: [u32; MAX_CAGE + 1],
+    sufprod: [u64; MAX_CAGE + 1],
+    support: [u16; MAX_CAGE],
+    need: [u16; 2 * MAX_CAGE],
+    nlines: usize,
+    found: bool,
+}
+
+impl Enum<'_> {
+    #[inline]
+    fn avail(&self, k: usize) -> u16 {
+        let mut used = 0u16;
+        let mut m = self.conf[k];
+        while m != 0 {
+            let j = m.trailing_zeros() as usize;
+            m &= m - 1;
+            used |= 1 << self.vals[j];
+        }
+        self.cand[k] & !used
+    }
+
+    #[inline]
+    fn record(&mut self) {
+        let mut lm = [0u16; 2 * MAX_CAGE];
+        for k in 0..self.size {
+            let bit = 1u16 << self.vals[k];
+            self.support[k] |= bit;
+            let (r, c) = self.pl[k];
+            lm[r as usize] |= bit;
+            lm[c as usize] |= bit;
+        }
+        for (nd, m) in self.need.iter_mut().zip(lm.iter()).take(self.nlines) {
+            *nd &= m;
+        }
+        self.found = true;
+    }
+
+    fn add(&mut self, k: usize, rem: i32) {
+        if k == self.size {
+            if rem == 0 {
+                self.record();
+            }
+            return;
+        }
+        let (lo, hi) = (self.sufmin[k + 1] as i32, self.sufmax[k + 1] as i32);
+        for v in bits(self.avail(k)) {
+            let r = rem - v as i32;
+            if r < lo {
+                break;
+            }
+            if r > hi {
+                continue;
+            }
+            self.vals[k] = v as u8;
+            self.add(k + 1, r);
+        }
+    }
+
+    fn mul(&mut self, k: usize, rem: u64) {
+        if k == self.size {
+            if rem == 1 {
+                self.record();
+            }
+            return;
+        }
+        let hi = self.sufprod[k + 1];
+        for v in bits(self.avail(k)) {
+            let v64 = v as u64;
+            if !rem.is_multiple_of(v64) {
+                continue;
+            }
+            let r = rem / v64;
+            if r > hi {
+                continue;
+            }
+            self.vals[k] = v as u8;
+            self.mul(k + 1, r);
+        }
+    }
+}
+
+#[inline]
+fn pair_holds(op: Op, t: u64, a: u32, b: u32) -> bool {
+    let (a, b) = (a as u64, b as u64);
+    match op {
+        Op::Add => a + b == t,
+        Op::Mul => a * b == t,
+        Op::Sub => a.abs_diff(b) == t,
+        Op::Div => {
+            let (hi, lo) = (a.max(b), a.min(b));
+            hi % lo == 0 && hi / lo == t
+        }
+        Op::Given => false,
+    }
+}
+
+/// Re-enumerate cage `i` if its cells changed; fill `support` and `need`.
+fn ensure(b: &Board, st: &mut State, i: usize) -> Result<(), Stop> {
+    if st.dirty >> i & 1 == 0 {
+        return Ok(());
+    }
+    let cage = &b.cages[i];
+    let size = cage.cells.len();
+    let nlines = b.cage_lines[i].len();
+    let off = b.cage_line_off[i] as usize;
+    let mut e = Enum {
+        size,
+        conf: &b.cage_conf[i],
+        pl: &b.cage_pos_lines[i],
+        cand: [0; MAX_CAGE],
+        vals: [0; MAX_CAGE],
+        sufmin: [0; MAX_CAGE + 1],
+        sufmax: [0; MAX_CAGE + 1],
+        sufprod: [1; MAX_CAGE + 1],
+        support: [0; MAX_CAGE],
+        need: [u16::MAX; 2 * MAX_CAGE],
+        nlines,
+        found: false,
+    };
+    for (k, &c) in cage.cells.iter().enumerate() {
+        e.cand[k] = st.cands[c as usize];
+    }
+    let t = cage.target;
+    match size {
+        1 => {
+            if t < 16 && e.cand[0] >> t & 1 != 0 {
+                e.vals[0] = t as u8;
+                e.record();
+            }
+        }
+        2 => {
+            // Cells of a two-cell cage are adjacent, so they share a line: values differ.
+            let ops: &[Op] = if b.hide_signs {
+                Op::hidden_ops(2)
+            } else {
+                std::slice::from_ref(&cage.op)
+            };
+            for x in bits(e.cand[0]) {
+                for y in bits(e.cand[1] & !(1 << x)) {
+                    if ops.iter().any(|&op| pair_holds(op, t, x, y)) {
+                        e.vals[0] = x as u8;
+                        e.vals[1] = y as u8;
+                        e.record();
+                    }
+                }
+            }
+        }
+        _ => {
+            for k in (0..size).rev() {
+                let c = e.cand[k];
+                let (lo, hi) = if c == 0 {
+                    (0, 0)
+                } else {
+                    (c.trailing_zeros(), 15 - c.leading_zeros())
+                };
+                e.sufmin[k] = e.sufmin[k + 1] + lo;
+                e.sufmax[k] = e.sufmax[k + 1] + hi;
+                e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
+            }
+            let (do_add, do_mul) = if b.hide_signs {
+                (true, true)
+            } else {
+                (cage.op == Op::Add, cage.op == Op::Mul)
+            };
+            if do_add && t <= 16 * 9 {
+                e.add(0, t as i32);
+            }
+            if do_mul {
+                e.mul(0, t);
+            }
+        }
+    }
+    if !e.found {
+        return Err(Stop::Contradiction);
+    }
+    for (k, &c) in cage.cells.iter().enumerate() {
+        st.support[c as usize] = e.support[k];
+    }
+    st.need[off..off + nlines].copy_from_slice(&e.need[..nlines]);
+    st.dirty &= !(1u128 << i);
+    Ok(())
+}
+
+/// Count the fillings of cage `i` under the given candidates (for studies and tests).
+pub fn cage_fillings(b: &Board, i: usize) -> Vec<Vec<u8>> {
+    // A plain enumeration over the cage's cells with full candidates and the in-cage
+    // row/column rule; slow but simple.
+    let cage = &b.cages[i];
+    let n = b.n as u8;
+    let mut out = Vec::new();
+    let mut vals = vec![0u8; cage.cells.len()];
+    fn rec(b: &Board, i: usize, k: usize, n: u8, vals: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let cage = &b.cages[i];
+        if k == cage.cells.len() {
+            if b.cage_holds(i, vals) {
+                out.push(vals.clone());
+            }
+            return;
+        }
+        'v: for v in 1..=n {
+            for (j, &vj) in vals.iter().enumerate().take(k) {
+                if b.cage_conf[i][k] >> j & 1 != 0 && vj == v {
+                    continue 'v;
+                }
+            }
+            vals[k] = v;
+            rec(b, i, k + 1, n, vals, out);
+        }
+    }
+    rec(b, i, 0, n, &mut vals, &mut out);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rungs
+// ---------------------------------------------------------------------------------------------
+
+type RungFn = fn(&Board, &mut State, Rungs, &mut Ctx) -> Result<bool, Stop>;
+
+pub struct RungDef {
+    pub rung: Rung,
+    pub name: &'static str,
+    pub about: &'static str,
+    pub apply: RungFn,
+}
+
+/// The ladder, lowest rung first.
+pub const RUNGS: [RungDef; RUNG_COUNT] = [
+    RungDef {
+        rung: Rung::Cage,
+        name: "cage",
+        about: "enumerate each cage's fillings under the candidates; keep only values used",
+        apply: rung_cage,
+    },
+    RungDef {
+        rung: Rung::Single,
+        name: "single",
+        about: "a settled value leaves its row and column",
+        apply: rung_single,
+    },
+    RungDef {
+        rung: Rung::Hidden,
+        name: "hidden",
+        about: "a value with one place left in a line goes there",
+        apply: rung_hidden,
+    },
+    RungDef {
+        rung: Rung::Must,
+        name: "must",
+        about: "a value every filling of a cage puts on one line leaves the rest of that line",
+        apply: rung_must,
+    },
+    RungDef {
+        rung: Rung::Subset,
+        name: "subset",
+        about: "k cells of a line holding only k values (naked) / k values with only k places \
+                (hidden)",
+        apply: rung_subset,
+    },
+    RungDef {
+        rung: Rung::Probe,
+        name: "probe",
+        about: "try a candidate, propagate the lower rungs, remove it on contradiction",
+        apply: rung_probe,
+    },
+];
+
+fn cells_text(b: &Board, before: &[(usize, u16)], st: &State) -> String {
+    let v: Vec<String> = before
+        .iter()
+        .filter(|&&(c, old)| st.cands[c] != old)
+        .map(|&(c, _)| {
+            if st.cands[c].is_power_of_two() {
+                format!("{} = {}", cell_name(b.n, c), mask_text(st.cands[c]))
+            } else {
+                format!("{} in {{{}}}", cell_name(b.n, c), mask_text(st.cands[c]))
+            }
+        })
+        .collect();
+    v.join(", ")
+}
+
+fn rung_cage(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    let mut progress = false;
+    let mut todo = st.stale;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        ensure(b, st, i)?;
+        let cage = &b.cages[i];
+        let mut before = [(0usize, 0u16); MAX_CAGE];
+        let mut changed = false;
+        for (k, &c) in cage.cells.iter().enumerate() {
+            let c = c as usize;
+            before[k] = (c, st.cands[c]);
+            changed |= restrict(b, st, ctx, c, st.support[c])?;
+        }
+        // The fillings are unchanged by keeping only their values: the cache stays valid.
+        st.dirty &= !(1u128 << i);
+        st.stale &= !(1u128 << i);
+        progress |= changed;
+        action(ctx, changed, || {
+            format!(
+                "{}: its fillings allow only {}",
+                cage.describe(b.n, i),
+                cells_text(b, &before[..cage.cells.len()], st)
+            )
+        })?;
+    }
+    Ok(progress)
+}
+
+fn rung_single(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    let n = b.n;
+    let mut progress = false;
+    for cell in 0..n * n {
+        let m = st.cands[cell];
+        if !m.is_power_of_two() || st.single_done >> cell & 1 != 0 {
+            continue;
+        }
+        st.single_done |= 1u128 << cell;
+        let (r, c) = (cell / n, cell % n);
+        let mut changed = false;
+        for k in 0..n {
+            if k != c {
+                changed |= restrict(b, st, ctx, r * n + k, !m)?;
+            }
+            if k != r {
+                changed |= restrict(b, st, ctx, k * n + c, !m)?;
+            }
+        }
+        progress |= changed;
+        action(ctx, changed, || {
+            format!(
+                "{} is {}, so {} leaves row {} and column {}",
+                cell_name(n, cell),
+                mask_text(m),
+                mask_text(m),
+                r + 1,
+                c + 1
+            )
+        })?;
+    }
+    Ok(progress)
+}
+
+fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    let n = b.n;
+    let full = full_mask(n);
+    let mut progress = false;
+    for l in 0..2 * n {
+        let (mut once, mut twice) = (0u16, 0u16);
+        for c in line_cells(n, l) {
+            let m = st.cands[c];
+            twice |= once & m;
+            once |= m;
+        }
+        if once != full {
+            return Err(Stop::Contradiction);
+        }
+        let uniq = once & !twice;
+        for v in bits(uniq) {
+            let bit = 1u16 << v;
+            // An earlier value of this line may have taken the only place: contradiction.
+            let Some(cell) = line_cells(n, l).find(|&c| st.cands[c] & bit != 0) else {
+                return Err(Stop::Contradiction);
+            };
+            let changed = restrict(b, st, ctx, cell, bit)?;
+            progress |= changed;
+            action(ctx, changed, || {
+                format!(
+                    "{}: {} fits only at {}",
+                    line_name(n, l),
+                    v,
+                    cell_name(n, cell)
+                )
+            })?;
+        }
+    }
+    Ok(progress)
+}
+
+fn rung_must(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    let n = b.n;
+    let mut progress = false;
+    for i in 0..b.cages.len() {
+        ensure(b, st, i)?;
+        let off = b.cage_line_off[i] as usize;
+        for (j, &l) in b.cage_lines[i].iter().enumerate() {
+            let m = st.need[off + j];
+            if m == 0 {
+                continue;
+            }
+            let l = l as usize;
+            let mut changed = false;
+            let mut hit = Vec::new();
+            for c in line_cells(n, l) {
+                if b.cage_of[c] as usize != i {
+                    let ch = restrict(b, st, ctx, c, !m)?;
+                    if ch && ctx.hint_mode {
+                        hit.push(cell_name(n, c));
+                    }
+                    changed |= ch;
+                }
+            }
+            progress |= changed;
+            action(ctx, changed, || {
+                format!(
+                    "{} puts {} in {} in every filling, so it leaves {}",
+                    b.cages[i].describe(n, i),
+                    mask_text(m),
+                    line_name(n, l),
+                    hit.join(" ")
+                )
+            })?;
+        }
+    }
+    Ok(progress)
+}
+
+fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    let n = b.n;
+    let mut unions = [0u16; 1 << 9];
+    for l in 0..2 * n {
+        let mut cells = [0usize; 9];
+        let mut u = 0usize;
+        for c in line_cells(n, l) {
+            if !st.cands[c].is_power_of_two() {
+                cells[u] = c;
+                u += 1;
+            }
+        }
+        if u < 3 {
+            continue;
+        }
+        for s in 1usize..(1 << u) {
+            let low = s.trailing_zeros() as usize;
+            let un = unions[s & (s - 1)] | st.cands[cells[low]];
+            unions[s] = un;
+            let k = s.count_ones();
+            if k < 2 || k + 1 >= u as u32 {
+                continue;
+            }
+            let vk = un.count_ones();
+            if vk < k {
+                return Err(Stop::Contradiction);
+            }
+            if vk != k {
+                continue;
+            }
+            let mut changed = false;
+            let mut hit = Vec::new();
+            for c in line_cells(n, l) {
+                if (0..u).any(|j| s >> j & 1 != 0 && cells[j] == c) {
+                    continue;
+                }
+                let ch = restrict(b, st, ctx, c, !un)?;
+                if ch && ctx.hint_mode {
+                    hit.push(cell_name(n, c));
+                }
+                changed |= ch;
+            }
+            if changed {
+                action(ctx, true, || {
+                    let inside: Vec<String> = (0..u)
+                        .filter(|&j| s >> j & 1 != 0)
+                        .map(|j| cell_name(n, cells[j]))
+                        .collect();
+                    format!(
+                        "{}: {} hold only {{{}}}, so those values leave {}",
+                        line_name(n, l),
+                        inside.join(" "),
+                        mask_text(un),
+                        hit.join(" ")
+                    )
+                })?;
+                // Unions are stale now; let the ladder restart from the bottom.
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    // One pass over the unsettled cells, fewest candidates first. After each removal the lower
+    // rungs run to their fixpoint (so they, not probe, are credited with what follows, exactly
+    // as if the ladder had restarted) and the pass goes on where it was instead of rescanning
+    // from the first cell. In hint mode `action` stops at the first removal.
+    let nn = b.n * b.n;
+    let lower = rungs.below(Rung::Probe);
+    let mut progress = false;
+    for want in 2..=b.n as u32 {
+        for cell in 0..nn {
+            let m = st.cands[cell];
+            if m.count_ones() != want {
+                continue;
+            }
+            for v in bits(m) {
+                if st.cands[cell] >> v & 1 == 0 || st.cands[cell].is_power_of_two() {
+                    continue;
+                }
+                let mut s2 = st.clone();
+                s2.assign(b, cell, v);
+                let mut c2 = Ctx::new();
+                let dead = match ladder(b, &mut s2, lower, &mut c2) {
+                    Err(_) => true,
+                    Ok(()) => s2.solved(b) && !b.is_solution(&s2.grid(b)),
+                };
+                if dead {
+                    let changed = restrict(b, st, ctx, cell, !(1u16 << v))?;
+                    progress |= changed;
+                    action(ctx, changed, || {
+                        format!(
+                            "{} = {} leads to a contradiction, so {} is not {}",
+                            cell_name(b.n, cell),
+                            v,
+                            cell_name(b.n, cell),
+                            v
+                        )
+                    })?;
+                    // Let the lower rungs take what follows (they get the credit, as if the
+                    // ladder had restarted), then go on with the pass where it was.
+                    ladder(b, st, lower, ctx)?;
+                    ctx.rung = Rung::Probe as usize;
+                }
+            }
+        }
+    }
+    Ok(progress)
+}
+
+/// Run the enabled rungs, lowest first, restarting from the bottom after any progress, until
+/// none makes progress. `Err(Contradiction)` means no solution extends this state.
+pub fn ladder(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<(), Stop> {
+    'outer: loop {
+        for def in RUNGS.iter() {
+            if !rungs.has(def.rung) {
+                continue;
+            }
+            ctx.rung = def.rung as usize;
+            if (def.apply)(b, st, rungs, ctx)? {
+                continue 'outer;
+            }
+        }
+        return Ok(());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search, outcome, grade
+// ---------------------------------------------------------------------------------------------
+
+/// How many solutions: exact, at least the cap (search stopped there), or unknown (node cap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    Exact(u64),
+    AtLeast(u64),
+    Unknown,
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Count::Exact(k) => write!(f, "{k}"),
+            Count::AtLeast(k) => write!(f, ">={k}"),
+            Count::Unknown => write!(f, "unknown"),
+        }
+    }
+}
+
+/// The highest rung a board needs, or search, or none (no solution).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grade {
+    Rung(Rung),
+    Search,
+    NoSolution,
+}
+
+impl std::fmt::Display for Grade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Grade::Rung(r) => write!(f, "{r}"),
+            Grade::Search => write!(f, "search"),
+            Grade::NoSolution => write!(f, "no solution"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The first solutions found (at most `cap`), each a grid in reading order.
+    pub solutions: Vec<Vec<u8>>,
+    pub count: Count,
+    /// Search nodes (ladder runs), the root included.
+    pub nodes: u64,
+    /// Per-rung work over the whole solve (root and every node).
+    pub stats: RungStats,
+    /// Per-rung work of the root ladder alone (the "climbing" trace).
+    pub root: RungStats,
+    pub grade: Grade,
+}
+
+impl Outcome {
+    pub fn unique(&self) -> bool {
+        self.count == Count::Exact(1)
+    }
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    rungs: Rungs,
+    cap: u64,
+    node_cap: u64,
+    nodes: u64,
+    sols: Vec<Vec<u8>>,
+    ctx: Ctx,
+    aborted: bool,
+}
+
+impl Search<'_> {
+    /// Returns true when the search must stop (cap reached or node cap hit).
+    fn dfs(&mut self, mut st: State, root: bool) -> bool {
+        if !root {
+            if self.nodes >= self.node_cap {
+                self.aborted = true;
+                return true;
+            }
+            self.nodes += 1;
+            if ladder(self.b, &mut st, self.rungs, &mut self.ctx).is_err() {
+                return false;
+            }
+        }
+        let nn = self.b.n * self.b.n;
+        let mut best = usize::MAX;
+        let mut best_k = u32::MAX;
+        for c in 0..nn {
+            let k = st.cands[c].count_ones();
+            if k > 1 && k < best_k {
+                best_k = k;
+                best = c;
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        if best == usize::MAX {
+            let g = st.grid(self.b);
+            if self.b.is_solution(&g) {
+                self.sols.push(g);
+                return self.sols.len() as u64 >= self.cap;
+            }
+            return false;
+        }
+        for v in bits(st.cands[best]) {
+            let mut s2 = st.clone();
+            s2.assign(self.b, best, v);
+            if self.dfs(s2, false) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Solve with the enabled rungs plus search: count solutions up to `cap` (≥ 1), visiting at
+/// most `node_cap` search nodes beyond the root; hitting the node cap gives `Count::Unknown`.
+pub fn solve(b: &Board, rungs: Rungs, cap: u64, node_cap: u64) -> Outcome {
+    let cap = cap.max(1);
+    let mut st = State::new(b);
+    let mut ctx = Ctx::new();
+    let root_ok = ladder(b, &mut st, rungs, &mut ctx).is_ok();
+    let root = ctx.stats;
+    let mut s = Search {
+        b,
+        rungs,
+        cap,
+        node_cap,
+        nodes: 1,
+        sols: Vec::new(),
+        ctx,
+        aborted: false,
+    };
+    let mut grade = Grade::NoSolution;
+    if root_ok {
+        let solved = st.solved(b);
+        s.dfs(st, true);
+        if solved && !s.sols.is_empty() {
+            let top = ALL_RUNGS
+                .iter()
+                .rev()
+                .find(|&&r| root[r as usize].fired > 0);
+            grade = Grade::Rung(top.copied().unwrap_or(Rung::Cage));
+        } else if !solved {
+            grade = Grade::Search;
+        }
+    }
+    let found = s.sols.len() as u64;
+    let count = if found >= cap {
+        Count::AtLeast(found)
+    } else if s.aborted {
+        Count::Unknown
+    } else {
+        Count::Exact(found)
+    };
+    if count == Count::Exact(0) {
+        grade = Grade::NoSolution;
+    }
+    Outcome {
+        solutions: s.sols,
+        count,
+        nodes: s.nodes,
+        stats: s.ctx.stats,
+        root,
+        grade,
+    }
+}
+
+/// How a run of hints ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintEnd {
+    /// `max_steps` deductions were given and more may follow.
+    More,
+    Solved,
+    /// The enabled rungs are stuck: the rest needs search.
+    Stuck,
+    Contradiction,
+}
+
+/// Up to `max_steps` successive deductions from the empty grid, each with its rung and reason.
+pub fn hints(b: &Board, rungs: Rungs, max_steps: usize) -> (Vec<Hint>, HintEnd) {
+    let mut st = State::new(b);
+    let mut out = Vec::new();
+    loop {
+        if out.len() >= max_steps {
+            return (out, HintEnd::More);
+        }
+        let mut ctx = Ctx::hinting();
+        match ladder(b, &mut st, rungs, &mut ctx) {
+            Err(Stop::Hint) => out.push(ctx.hint.take().expect("hint recorded")),
+            Err(Stop::Contradiction) => return (out, HintEnd::Contradiction),
+            Ok(()) => {
+                let end = if st.solved(b) {
+                    if b.is_solution(&st.grid(b)) {
+                        HintEnd::Solved
+                    } else {
+                        HintEnd::Contradiction
+                    }
+                } else {
+                    HintEnd::Stuck
+                };
+                return (out, end);
+            }
+        }
+    }
+}
