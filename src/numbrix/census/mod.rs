@@ -2,4 +2,8 @@
 //! frontier (transfer-matrix) counter, the backbite sampler and their studies.
 
 pub mod cli;
+pub mod frontier;
 pub mod report;
+pub mod walk;
+
+pub use walk::count_solutions;
