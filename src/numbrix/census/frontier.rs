@@ -52,6 +52,8 @@ pub struct Sweep {
     pub counts: Vec<u128>,
     /// Largest number of distinct frontier states held at once.
     pub max_states: usize,
+    /// `max_states_by_len[L - 1]`: the largest state count while sweeping the first L rows.
+    pub max_states_by_len: Vec<u64>,
 }
 
 #[inline]
@@ -108,6 +110,7 @@ pub fn sweep(width: usize, max_len: usize) -> Sweep {
     let mut cur = StateMap::default();
     cur.insert(0, 1);
     let mut max_states = 1;
+    let mut max_states_by_len = Vec::with_capacity(max_len);
     for row in 0..max_len {
         if row > 0 {
             // New row: the old down plugs become up plugs at positions 1..=w; left plug empty.
@@ -207,11 +210,13 @@ pub fn sweep(width: usize, max_len: usize) -> Sweep {
         if let Some(n) = cur.remove(&done) {
             counts[row] = n;
         }
+        max_states_by_len.push(max_states as u64);
     }
     Sweep {
         width,
         counts,
         max_states,
+        max_states_by_len,
     }
 }
 
