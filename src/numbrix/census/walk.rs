@@ -228,6 +228,13 @@ struct Scorer {
     home: Vec<u32>,
     /// Smallest printed value ≥ v (index v; 0 = none).
     next_printed: Vec<u32>,
+    /// The printed values in increasing order.
+    q: Vec<u32>,
+    /// `next_index[v]`: index in `q` of the smallest printed value ≥ v (q.len() if none).
+    next_index: Vec<u32>,
+    /// `last_gap[x]`: the last k such that blank cell x fits a value strictly between q[k] and
+    /// q[k + 1] (or after q[k] when k is the last), by distance; −1 if none.
+    last_gap: Vec<i32>,
     free: Vec<bool>,
     free_deg: Vec<u32>,
     cap: u64,
@@ -260,8 +267,32 @@ impl Scorer {
         }
     }
 
-    /// Every free cell reachable from a free neighbour of `head` through free cells.
-    fn connected(&mut self, head: u32, remaining: usize) -> bool {
+    /// Whether `cell` may hold the last number: it is printed with it, or it is blank and the
+    /// last number is not printed elsewhere.
+    fn may_end_at(&self, cell: u32) -> bool {
+        let p = self.printed[cell as usize];
+        if p != 0 {
+            p as usize == self.n
+        } else {
+            self.home[self.n] == NONE
+        }
+    }
+
+    /// Whether blank free cell `x` still has a time: some later value it can hold. Values between
+    /// two future printed numbers (static, `last_gap`) or before the next printed number, reached
+    /// from the head in time (dynamic).
+    fn has_time(&self, x: u32, head: u32, v: u32) -> bool {
+        let j = self.next_index[v as usize + 1];
+        if j >= self.q.len() as u32 || self.last_gap[x as usize] >= j as i32 {
+            return true;
+        }
+        let q = self.q[j as usize];
+        self.dist(head, x) + self.dist(x, self.home[q as usize]) <= q - v
+    }
+
+    /// Every free cell reachable from a free neighbour of `head` (holding `v`) through free
+    /// cells, and every blank free cell with a time left.
+    fn connected(&mut self, head: u32, v: u32, remaining: usize) -> bool {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.iter_mut().for_each(|s| *s = 0);
@@ -279,6 +310,9 @@ impl Scorer {
         let mut reached = 0;
         while let Some(x) = self.stack.pop() {
             reached += 1;
+            if self.printed[x as usize] == 0 && !self.has_time(x, head, v) {
+                return false;
+            }
             for i in 0..self.nbrs[x as usize].len() {
                 let y = self.nbrs[x as usize][i];
                 if self.free[y as usize] && self.seen[y as usize] != self.stamp {
@@ -350,12 +384,12 @@ impl Scorer {
                     _ => {}
                 }
             }
-            if ok && f != NONE && self.home[n as usize] != NONE && self.home[n as usize] != f {
-                ok = false; // the forced last cell is not where the last number is printed
+            if ok && f != NONE && !self.may_end_at(f) {
+                ok = false; // the forced last cell cannot hold the last number
             }
             if ok {
                 let remaining = (n - w) as usize;
-                ok = self.connected(h, remaining);
+                ok = self.connected(h, w, remaining);
             }
             if ok {
                 self.rec(h, w, f);
@@ -419,6 +453,36 @@ pub fn count_solutions(rows: usize, cols: usize, givens: &[u32], cap: u64) -> u6
             next_printed[v + 1]
         };
     }
+    let q: Vec<u32> = (1..=n as u32)
+        .filter(|&v| home[v as usize] != NONE)
+        .collect();
+    let mut next_index = vec![q.len() as u32; n + 2];
+    for v in (1..=n).rev() {
+        next_index[v] = if home[v] != NONE {
+            q.iter().position(|&x| x as usize == v).unwrap() as u32
+        } else {
+            next_index[v + 1]
+        };
+    }
+    let dist = |a: u32, b: u32| {
+        let (ar, ac) = (a as usize / cols, a as usize % cols);
+        let (br, bc) = (b as usize / cols, b as usize % cols);
+        (ar.abs_diff(br) + ac.abs_diff(bc)) as u32
+    };
+    let last_gap: Vec<i32> = (0..n as u32)
+        .map(|x| {
+            (0..q.len())
+                .rev()
+                .find(|&k| {
+                    let a = dist(x, home[q[k] as usize]);
+                    match q.get(k + 1) {
+                        Some(&q1) => a + dist(x, home[q1 as usize]) <= q1 - q[k],
+                        None => a <= n as u32 - q[k],
+                    }
+                })
+                .map_or(-1, |k| k as i32)
+        })
+        .collect();
     let mut nbrs = vec![Vec::new(); n];
     for r in 0..rows {
         for c in 0..cols {
@@ -445,6 +509,9 @@ pub fn count_solutions(rows: usize, cols: usize, givens: &[u32], cap: u64) -> u6
         printed,
         home,
         next_printed,
+        q,
+        next_index,
+        last_gap,
         free: vec![true; n],
         free_deg,
         cap,
@@ -490,11 +557,11 @@ pub fn count_solutions(rows: usize, cols: usize, givens: &[u32], cap: u64) -> u6
                 forced = x;
             }
         }
-        if ok && forced != NONE && s.home[n] != NONE && s.home[n] != forced {
+        if ok && forced != NONE && !s.may_end_at(forced) {
             ok = false;
         }
         if ok {
-            ok = s.connected(start, n - 1);
+            ok = s.connected(start, 1, n - 1);
         }
         if ok {
             s.rec(start, 1, forced);
@@ -541,6 +608,49 @@ mod timing {
                 tot.nodes += w.nodes;
             }
             eprintln!("{r}x{c}: {:?} in {:?}", tot, t.elapsed());
+        }
+    }
+}
+
+#[cfg(test)]
+mod scorer_timing {
+    use super::*;
+    use crate::numbrix::census::backbite::{Backbite, Variant};
+    use rand::{RngExt, SeedableRng};
+    #[test]
+    #[ignore]
+    fn time_count_solutions() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for n in [6usize, 8, 10] {
+            for share in [0.5, 0.3, 0.2, 0.15] {
+                let mut worst = std::time::Duration::ZERO;
+                let mut total = std::time::Duration::ZERO;
+                let mut uniq = 0;
+                for _ in 0..10 {
+                    let mut b = Backbite::snake(n, n);
+                    for _ in 0..16 * n * n {
+                        b.step(&mut rng, Variant::Compass);
+                    }
+                    let mut g = vec![0u32; n * n];
+                    for (i, &c) in b.path.iter().enumerate() {
+                        if rng.random::<f64>() < share {
+                            g[c as usize] = i as u32 + 1;
+                        }
+                    }
+                    let t = std::time::Instant::now();
+                    let k = count_solutions(n, n, &g, 2);
+                    let e = t.elapsed();
+                    assert!(k >= 1);
+                    uniq += (k == 1) as usize;
+                    worst = worst.max(e);
+                    total += e;
+                }
+                eprintln!(
+                    "{n}x{n} share {share}: unique {uniq}/10, mean {:?}, worst {:?}",
+                    total / 10,
+                    worst
+                );
+            }
         }
     }
 }
