@@ -247,3 +247,58 @@ fn census_job_is_thread_count_independent() {
     assert!(text.contains("\n5,5,25,walk,4324,8648,"));
     assert!(text.contains("\n7,7,49,frontier,13535280,27070560,"));
 }
+
+#[test]
+fn count_solutions_matches_filtered_census_on_5x5_and_4x6() {
+    for (r, c) in [(5usize, 5usize), (4, 6), (3, 7)] {
+        let n = r * c;
+        let g = Geometry::new(r, c);
+        let mut answers: Vec<Vec<u8>> = Vec::new();
+        for s in 0..n {
+            walk::for_each_path(&g, &[s as u8], |p| answers.push(p.to_vec()));
+        }
+        let mut x = 12345u64 + n as u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize
+        };
+        for case in 0..60 {
+            let ans = answers[next() % answers.len()].clone();
+            let k = 1 + case % 8;
+            let mut givens = vec![0u32; n];
+            for _ in 0..k {
+                let i = next() % n;
+                givens[ans[i] as usize] = i as u32 + 1;
+            }
+            let want = answers
+                .iter()
+                .filter(|p| {
+                    p.iter().enumerate().all(|(i, &cell)| {
+                        givens[cell as usize] == 0 || givens[cell as usize] as usize == i + 1
+                    })
+                })
+                .count() as u64;
+            assert!(want >= 1);
+            assert_eq!(
+                count_solutions(r, c, &givens, u64::MAX),
+                want,
+                "{r}x{c} {givens:?}"
+            );
+            assert_eq!(count_solutions(r, c, &givens, 2), want.min(2));
+        }
+    }
+}
+
+#[test]
+fn walk_only_job_counts_one_rectangle() {
+    let job = CensusJob::walk_only(5, 5).unwrap();
+    let t = census_job::finish(&run_simple(&job, Some(2)).unwrap()).unwrap();
+    assert_eq!(t.len(), 1);
+    let row = t.values().next().unwrap();
+    assert_eq!(
+        (row.rows, row.cols, row.directed, row.undirected),
+        (5, 5, 8648, 4324)
+    );
+}

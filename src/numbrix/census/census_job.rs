@@ -58,7 +58,23 @@ pub struct UnitOut {
 pub struct CensusJob {
     pub max_side: usize,
     pub walk_max_cells: usize,
+    /// Set for a walk census of one rectangle only (benches and timing).
+    only: Option<(usize, usize)>,
     tasks: Vec<Task>,
+}
+
+fn walk_tasks(rows: usize, cols: usize, tasks: &mut Vec<Task>) {
+    let g = Geometry::new(rows, cols);
+    for (start, weight) in start_orbits(rows, cols) {
+        for prefix in prefixes(&g, start, PREFIX_CELLS) {
+            tasks.push(Task::Walk {
+                rows,
+                cols,
+                prefix,
+                weight,
+            });
+        }
+    }
 }
 
 /// The symmetries of a rows×cols rectangle as cell maps.
@@ -149,22 +165,30 @@ impl CensusJob {
                 if rows * cols > walk_max_cells {
                     continue;
                 }
-                let g = Geometry::new(rows, cols);
-                for (start, weight) in start_orbits(rows, cols) {
-                    for prefix in prefixes(&g, start, PREFIX_CELLS) {
-                        tasks.push(Task::Walk {
-                            rows,
-                            cols,
-                            prefix,
-                            weight,
-                        });
-                    }
-                }
+                walk_tasks(rows, cols, &mut tasks);
             }
         }
         Ok(CensusJob {
             max_side,
             walk_max_cells,
+            only: None,
+            tasks,
+        })
+    }
+
+    /// The brute-force walk census of one rectangle only (no frontier units).
+    pub fn walk_only(rows: usize, cols: usize) -> Result<Self> {
+        if rows * cols == 0 || rows * cols > MAX_CENSUS_CELLS {
+            return Err(input_error(format!(
+                "walk census: {rows}x{cols} out of range"
+            )));
+        }
+        let mut tasks = Vec::new();
+        walk_tasks(rows, cols, &mut tasks);
+        Ok(CensusJob {
+            max_side: rows.max(cols),
+            walk_max_cells: rows * cols,
+            only: Some((rows, cols)),
             tasks,
         })
     }
@@ -180,6 +204,7 @@ impl Job for CensusJob {
                 "max_side": self.max_side,
                 "walk_max_cells": self.walk_max_cells,
                 "prefix_cells": PREFIX_CELLS,
+                "only": self.only,
             }),
             0,
         )
