@@ -24,7 +24,8 @@ pub struct CensusArgs {
 
 #[derive(Args, Debug)]
 pub struct SamplerArgs {
-    /// Grid sizes to hold to exact uniformity, e.g. "4x4,5x5,4x6" (at most 30 cells each).
+    /// Grid sizes to hold to exact uniformity, e.g. "4x4,5x5,4x6" (at most 36 cells each).
+    /// Rows of other sizes (or other moves per cell) already in the CSV are kept.
     #[arg(long, default_value = sampler_job::DEFAULT_SIZES, value_name = "SIZES")]
     pub sizes: String,
     /// Draws per size and variant (default: 50 per Hamiltonian path of the size, at least 20000).
@@ -128,7 +129,11 @@ fn write_sampler(
     } else {
         Vec::new()
     };
-    all.retain(|o| !rows.iter().any(|n| (n.rows, n.cols) == (o.rows, o.cols)));
+    all.retain(|o| {
+        !rows
+            .iter()
+            .any(|n| (n.rows, n.cols, n.moves_per_cell) == (o.rows, o.cols, o.moves_per_cell))
+    });
     all.extend_from_slice(rows);
     let variant_order = |v: &str| {
         super::backbite::Variant::ALL
@@ -136,7 +141,15 @@ fn write_sampler(
             .position(|x| x.name() == v)
             .unwrap_or(usize::MAX)
     };
-    all.sort_by_key(|r| (r.rows * r.cols, r.rows, r.cols, variant_order(&r.variant)));
+    all.sort_by_key(|r| {
+        (
+            r.moves_per_cell,
+            r.rows * r.cols,
+            r.rows,
+            r.cols,
+            variant_order(&r.variant),
+        )
+    });
     let refs: Vec<&RunStats> = stats.iter().collect();
     write_result(&path, &sampler_job::sampler_csv(&all), &refs)?;
     for s in stats {

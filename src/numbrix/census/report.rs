@@ -176,17 +176,18 @@ fn sampler_section(results: &Path) -> Result<Section> {
          TVs of simulated perfect samplers with the same number of draws; the same test is run \
          against the end-degree weighting ∝ deg(a)·deg(b) for which the neighbour chain is \
          reversible.\n\n\
-         | grid | paths | variant | draws | accepted | turns (snake) | TV uniform | floor mean / p95 | uniform? | TV end-degree | floor p95 | end-degree? |\n\
-         | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | :---: |\n",
+         | grid | paths | variant | moves/cell | draws | accepted | turns (snake) | TV uniform | floor mean / p95 | uniform? (floor percentile) | TV end-degree | floor p95 | end-degree? |\n\
+         | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | :---: |\n",
     );
     for r in &rows {
         let _ = writeln!(
             s.body,
-            "| {}×{} | {} | {} | {} | {:.1}% | {:.2} ({}) | {:.4} | {:.4} / {:.4} | {} | {:.4} | {:.4} | {} |",
+            "| {}×{} | {} | {} | {} | {} | {:.1}% | {:.2} ({}) | {:.4} | {:.4} / {:.4} | {} ({:.0}%) | {:.4} | {:.4} | {} |",
             r.rows,
             r.cols,
             r.paths,
             r.variant,
+            r.moves_per_cell,
             r.draws,
             100.0 * r.acceptance_rate,
             r.mean_turns,
@@ -195,6 +196,7 @@ fn sampler_section(results: &Path) -> Result<Section> {
             r.floor_uniform_mean,
             r.floor_uniform_p95,
             if r.uniform { "yes" } else { "**no**" },
+            100.0 * r.uniform_percentile,
             r.tv_end_degree,
             r.floor_end_degree_p95,
             if r.matches_end_degree { "yes" } else { "no" },
@@ -224,9 +226,10 @@ fn sampler_section(results: &Path) -> Result<Section> {
             .filter(|r| r.variant == v)
             .map(|r| {
                 format!(
-                    "{}×{}: {}",
+                    "{}×{} at {}/cell: {}",
                     r.rows,
                     r.cols,
+                    r.moves_per_cell,
                     if r.uniform { "uniform" } else { "not uniform" }
                 )
             })

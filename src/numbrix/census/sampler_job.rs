@@ -213,6 +213,7 @@ impl SamplerJob {
     pub fn finish(&self, p: &SamplerPartial) -> Result<Vec<SamplerRow>> {
         let k = self.paths();
         let mut floors = Vec::new();
+        let mut sorted = Vec::new();
         for t in 0..TARGETS.len() {
             let mut f = p.floors.get(t).cloned().unwrap_or_default();
             if f.len() as u64 != self.floor_sims {
@@ -222,6 +223,7 @@ impl SamplerJob {
             let mean = f.iter().sum::<f64>() / f.len() as f64;
             let p95 = f[((0.95 * f.len() as f64).ceil() as usize).clamp(1, f.len()) - 1];
             floors.push((mean, p95));
+            sorted.push(f);
         }
         let mut rows = Vec::new();
         for (v, variant) in Variant::ALL.iter().enumerate() {
@@ -253,6 +255,8 @@ impl SamplerJob {
                 floor_uniform_mean: floors[0].0,
                 floor_uniform_p95: floors[0].1,
                 uniform: tv_u <= floors[0].1,
+                uniform_percentile: sorted[0].iter().filter(|&&x| x <= tv_u).count() as f64
+                    / sorted[0].len() as f64,
                 tv_end_degree: tv_d,
                 floor_end_degree_mean: floors[1].0,
                 floor_end_degree_p95: floors[1].1,
@@ -362,6 +366,8 @@ pub struct SamplerRow {
     pub floor_uniform_mean: f64,
     pub floor_uniform_p95: f64,
     pub uniform: bool,
+    /// Share of the simulated perfect samplers whose TV is at most this sampler's.
+    pub uniform_percentile: f64,
     pub tv_end_degree: f64,
     pub floor_end_degree_mean: f64,
     pub floor_end_degree_p95: f64,
@@ -369,7 +375,7 @@ pub struct SamplerRow {
     pub seed: u64,
 }
 
-pub const HEADER: [&str; 19] = [
+pub const HEADER: [&str; 20] = [
     "rows",
     "cols",
     "paths",
@@ -384,6 +390,7 @@ pub const HEADER: [&str; 19] = [
     "floor_uniform_mean",
     "floor_uniform_p95",
     "uniform",
+    "uniform_percentile",
     "tv_end_degree",
     "floor_end_degree_mean",
     "floor_end_degree_p95",
@@ -415,6 +422,7 @@ pub fn sampler_csv(rows: &[SamplerRow]) -> Vec<u8> {
             format!("{:.6}", r.floor_uniform_mean),
             format!("{:.6}", r.floor_uniform_p95),
             yes(r.uniform),
+            format!("{:.4}", r.uniform_percentile),
             format!("{:.6}", r.tv_end_degree),
             format!("{:.6}", r.floor_end_degree_mean),
             format!("{:.6}", r.floor_end_degree_p95),
@@ -460,11 +468,12 @@ pub fn read_sampler(path: &Path) -> Result<Vec<SamplerRow>> {
             floor_uniform_mean: num(11)?,
             floor_uniform_p95: num(12)?,
             uniform: f(13)? == "yes",
-            tv_end_degree: num(14)?,
-            floor_end_degree_mean: num(15)?,
-            floor_end_degree_p95: num(16)?,
-            matches_end_degree: f(17)? == "yes",
-            seed: int(18)?,
+            uniform_percentile: num(14)?,
+            tv_end_degree: num(15)?,
+            floor_end_degree_mean: num(16)?,
+            floor_end_degree_p95: num(17)?,
+            matches_end_degree: f(18)? == "yes",
+            seed: int(19)?,
         });
     }
     Ok(out)
