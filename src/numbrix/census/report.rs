@@ -167,8 +167,8 @@ fn sampler_section(results: &Path) -> Result<Section> {
     let census = read_census(&results.join(CENSUS_FILE)).ok();
     let mut s = Section::new(TITLE);
     s.body.push_str(
-        "Each draw starts from the boustrophedon snake and makes 16 backbite moves per cell \
-         (`results/numbrix_sampler.csv`). The drawn paths (undirected, keyed by edge set) are held \
+        "Each draw starts from the boustrophedon snake and makes the given number of backbite \
+         moves per cell (`results/numbrix_sampler.csv`). The drawn paths (undirected, keyed by edge set) are held \
          to every Hamiltonian path of the grid listed by the walk engine. `neighbour` is the \
          write-up's move (a uniform grid neighbour of the end); `compass` picks one of four \
          directions and refuses steps off the grid, which makes the chain symmetric. A sampler is \
@@ -238,7 +238,10 @@ fn sampler_section(results: &Path) -> Result<Section> {
     };
     let _ = write!(
         s.body,
-        "\nVerdicts. neighbour (write-up's move): {}. compass: {}.\n",
+        "\nVerdicts. neighbour (write-up's move): {}. compass: {}.\n\n\
+         Each verdict is a test at the 5% level: a perfect sampler fails about one size in twenty, \
+         so the floor percentile matters more than a single verdict. A perfect sampler's \
+         percentiles spread evenly over 0–100%; a biased one sits at 100%.\n",
         verdict("neighbour"),
         verdict("compass")
     );
