@@ -135,7 +135,7 @@ fn bad_input_exits_2_and_writes_nothing() {
     for args in [
         vec!["numbrix", "census", "--max-side", "40"],
         vec!["numbrix", "census", "--walk-max-cells", "65"],
-        vec!["numbrix", "sampler", "--sizes", "9x9"],
+        vec!["numbrix", "sampler", "--sizes", "17x17"],
         vec!["numbrix", "sampler", "--sizes", "4by4"],
         vec!["numbrix", "sampler", "--draws", "0"],
     ] {
@@ -143,4 +143,25 @@ fn bad_input_exits_2_and_writes_nothing() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn large_grids_record_moves_and_distinct_draws() {
+    let job = SamplerJob::new(10, 10, None, 16, 10, 3).unwrap();
+    assert!(!job.exact);
+    let a = job.finish(&run_simple(&job, Some(1)).unwrap()).unwrap();
+    let b = job.finish(&run_simple(&job, Some(2)).unwrap()).unwrap();
+    assert_eq!(sampler_csv(&a), sampler_csv(&b));
+    for r in &a {
+        assert_eq!((r.draws, r.paths, r.snake_turns), (200, 0, 18));
+        assert!(r.distinct_paths <= 200 && r.distinct_paths > 190, "{r:?}");
+        assert!(r.mean_turns > 18.0);
+    }
+    let text = String::from_utf8(sampler_csv(&a)).unwrap();
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("10,10,,neighbour,200,16,")
+    );
 }

@@ -24,11 +24,13 @@ pub struct CensusArgs {
 
 #[derive(Args, Debug)]
 pub struct SamplerArgs {
-    /// Grid sizes to hold to exact uniformity, e.g. "4x4,5x5,4x6" (at most 36 cells each).
+    /// Grid sizes, e.g. "4x4,5x5,4x6": held to exact uniformity up to 36 cells; larger grids (up
+    /// to 256 cells) record move statistics and distinct draws only.
     /// Rows of other sizes (or other moves per cell) already in the CSV are kept.
     #[arg(long, default_value = sampler_job::DEFAULT_SIZES, value_name = "SIZES")]
     pub sizes: String,
-    /// Draws per size and variant (default: 50 per Hamiltonian path of the size, at least 20000).
+    /// Draws per size and variant (default: 50 per Hamiltonian path of the size, at least 20000;
+    /// 200 past 36 cells).
     #[arg(long, value_name = "D")]
     pub draws: Option<u64>,
     /// Backbite moves per cell for each draw, starting from the boustrophedon snake.

@@ -29,6 +29,11 @@ pub const SAMPLER_FILE: &str = "numbrix_sampler.csv";
 pub const DEFAULT_SIZES: &str = "3x3,4x4,3x6,4x5,4x6,5x5";
 /// Largest grid the exact study accepts (edge keys fit in 64 bits up to 6×6).
 pub const MAX_CELLS: usize = 36;
+/// Largest grid the sampler accepts; past [`MAX_CELLS`] it records move statistics and distinct
+/// draws only (no census to hold it to).
+pub const MAX_SAMPLER_CELLS: usize = 256;
+/// Default draws on grids past [`MAX_CELLS`] (the write-up's 200).
+pub const DEFAULT_LARGE_DRAWS: u64 = 200;
 const BATCH: u64 = 5_000;
 const TARGETS: [&str; 2] = ["uniform", "end_degree"];
 
@@ -43,9 +48,9 @@ pub fn parse_sizes(s: &str) -> Result<Vec<(usize, usize)>> {
             a.trim().parse().map_err(|_| bad())?,
             b.trim().parse().map_err(|_| bad())?,
         );
-        if r == 0 || c == 0 || r * c < 2 || r * c > MAX_CELLS {
+        if r == 0 || c == 0 || r * c < 2 || r * c > MAX_SAMPLER_CELLS {
             return Err(input_error(format!(
-                "--sizes: {r}x{c} is out of range: 2 to {MAX_CELLS} cells"
+                "--sizes: {r}x{c} is out of range: 2 to {MAX_SAMPLER_CELLS} cells"
             )));
         }
         out.push((r, c));
@@ -84,6 +89,10 @@ pub struct SamplerPartial {
     pub turns: Vec<u64>,
     /// `floors[t]`: TVs of simulated perfect samplers of target t, in unit order.
     pub floors: Vec<Vec<f64>>,
+    /// Grids past the census: `canon[v]` holds the drawn paths of variant v (oriented so that the
+    /// first cell is the smaller end), in unit order.
+    #[serde(default)]
+    pub canon: Vec<Vec<Vec<u16>>>,
 }
 
 fn add_into(a: &mut Vec<u64>, b: &[u64]) {
@@ -113,6 +122,12 @@ impl Partial for SamplerPartial {
         for (a, b) in self.floors.iter_mut().zip(other.floors) {
             a.extend(b);
         }
+        if self.canon.len() < other.canon.len() {
+            self.canon.resize(other.canon.len(), Vec::new());
+        }
+        for (a, b) in self.canon.iter_mut().zip(other.canon) {
+            a.extend(b);
+        }
     }
 }
 
@@ -123,6 +138,8 @@ pub struct SamplerJob {
     pub moves_per_cell: u64,
     pub floor_sims: u64,
     pub seed: u64,
+    /// Whether every path is listed (grids of at most MAX_CELLS cells).
+    pub exact: bool,
     index: HashMap<u64, u32>,
     /// Cumulative probabilities of each target over the listed paths.
     cumulative: [Vec<f64>; 2],
@@ -138,10 +155,24 @@ impl SamplerJob {
         floor_sims: u64,
         seed: u64,
     ) -> Result<Self> {
-        if rows * cols < 2 || rows * cols > MAX_CELLS || edge_count(rows, cols) > 64 {
+        if rows * cols < 2 || rows * cols > MAX_SAMPLER_CELLS {
             return Err(input_error(format!(
-                "numbrix sampler: {rows}x{cols} is out of range: 2 to {MAX_CELLS} cells"
+                "numbrix sampler: {rows}x{cols} is out of range: 2 to {MAX_SAMPLER_CELLS} cells"
             )));
+        }
+        if rows * cols > MAX_CELLS || edge_count(rows, cols) > 64 {
+            return Ok(SamplerJob {
+                rows,
+                cols,
+                draws: draws.unwrap_or(DEFAULT_LARGE_DRAWS),
+                moves_per_cell,
+                floor_sims,
+                seed,
+                exact: false,
+                index: HashMap::new(),
+                cumulative: [Vec::new(), Vec::new()],
+                probs: [Vec::new(), Vec::new()],
+            });
         }
         let (keys, weights) = list_paths(rows, cols);
         let k = keys.len();
@@ -171,6 +202,7 @@ impl SamplerJob {
             moves_per_cell,
             floor_sims,
             seed,
+            exact: true,
             index,
             cumulative: [cum(&uniform), cum(&degree)],
             probs: [uniform, degree],
@@ -211,6 +243,9 @@ impl SamplerJob {
 
     /// The CSV rows of this size from the folded partial.
     pub fn finish(&self, p: &SamplerPartial) -> Result<Vec<SamplerRow>> {
+        if !self.exact {
+            return self.finish_large(p);
+        }
         let k = self.paths();
         let mut floors = Vec::new();
         let mut sorted = Vec::new();
@@ -266,6 +301,46 @@ impl SamplerJob {
         }
         Ok(rows)
     }
+
+    fn finish_large(&self, p: &SamplerPartial) -> Result<Vec<SamplerRow>> {
+        let mut rows = Vec::new();
+        for (v, variant) in Variant::ALL.iter().enumerate() {
+            let draws = p.draws.get(v).copied().unwrap_or(0);
+            if draws != self.draws {
+                anyhow::bail!("numbrix sampler: {} draws incomplete", variant.name());
+            }
+            let mut c = p.canon.get(v).cloned().unwrap_or_default();
+            c.sort_unstable();
+            c.dedup();
+            rows.push(SamplerRow {
+                rows: self.rows,
+                cols: self.cols,
+                paths: 0,
+                variant: variant.name().to_string(),
+                draws,
+                moves_per_cell: self.moves_per_cell,
+                acceptance_rate: p.accepted[v] as f64 / p.proposals[v] as f64,
+                mean_turns: p.turns[v] as f64 / draws as f64,
+                snake_turns: if self.cols > 1 {
+                    2 * (self.rows as u64 - 1)
+                } else {
+                    0
+                },
+                distinct_paths: c.len() as u64,
+                tv_uniform: f64::NAN,
+                floor_uniform_mean: f64::NAN,
+                floor_uniform_p95: f64::NAN,
+                uniform: false,
+                uniform_percentile: f64::NAN,
+                tv_end_degree: f64::NAN,
+                floor_end_degree_mean: f64::NAN,
+                floor_end_degree_p95: f64::NAN,
+                matches_end_degree: false,
+                seed: self.seed,
+            });
+        }
+        Ok(rows)
+    }
 }
 
 impl Job for SamplerJob {
@@ -281,13 +356,15 @@ impl Job for SamplerJob {
                 "moves_per_cell": self.moves_per_cell,
                 "floor_sims": self.floor_sims,
                 "batch": BATCH,
+                "exact": self.exact,
             }),
             self.seed,
         )
     }
 
     fn unit_count(&self) -> u64 {
-        Variant::ALL.len() as u64 * self.batches() + TARGETS.len() as u64 * self.floor_sims
+        let floors = if self.exact { self.floor_sims } else { 0 };
+        Variant::ALL.len() as u64 * self.batches() + TARGETS.len() as u64 * floors
     }
 
     fn run_unit(&self, unit: Unit) -> Result<SamplerPartial> {
@@ -301,6 +378,7 @@ impl Job for SamplerJob {
             accepted: vec![0; nv],
             turns: vec![0; nv],
             floors: vec![Vec::new(); nt],
+            canon: vec![Vec::new(); nv],
         };
         let k = self.paths();
         let b = self.batches();
@@ -310,7 +388,7 @@ impl Job for SamplerJob {
             let count = BATCH.min(self.draws - batch * BATCH);
             let variant = Variant::ALL[v];
             let moves = self.moves_per_cell * (self.rows * self.cols) as u64;
-            let mut hist = vec![0u64; k];
+            let mut hist = vec![0u64; if self.exact { k } else { 0 }];
             for _ in 0..count {
                 let mut bb = Backbite::snake(self.rows, self.cols);
                 for _ in 0..moves {
@@ -320,6 +398,14 @@ impl Job for SamplerJob {
                 }
                 out.proposals[v] += moves;
                 out.turns[v] += bb.turns() as u64;
+                if !self.exact {
+                    let mut p: Vec<u16> = bb.path.iter().map(|&c| c as u16).collect();
+                    if p[0] > p[p.len() - 1] {
+                        p.reverse();
+                    }
+                    out.canon[v].push(p);
+                    continue;
+                }
                 let Some(&i) = self.index.get(&bb.edge_key()) else {
                     anyhow::bail!(
                         "backbite produced a path missing from the census: {:?}",
@@ -407,10 +493,17 @@ pub fn sampler_csv(rows: &[SamplerRow]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(HEADER).unwrap();
     for r in rows {
+        let x = r.paths > 0;
+        let f6 = |v: f64| if x { format!("{v:.6}") } else { String::new() };
+        let yn = |b: bool| if x { yes(b) } else { String::new() };
         w.write_record([
             r.rows.to_string(),
             r.cols.to_string(),
-            r.paths.to_string(),
+            if x {
+                r.paths.to_string()
+            } else {
+                String::new()
+            },
             r.variant.clone(),
             r.draws.to_string(),
             r.moves_per_cell.to_string(),
@@ -418,15 +511,19 @@ pub fn sampler_csv(rows: &[SamplerRow]) -> Vec<u8> {
             format!("{:.4}", r.mean_turns),
             r.snake_turns.to_string(),
             r.distinct_paths.to_string(),
-            format!("{:.6}", r.tv_uniform),
-            format!("{:.6}", r.floor_uniform_mean),
-            format!("{:.6}", r.floor_uniform_p95),
-            yes(r.uniform),
-            format!("{:.4}", r.uniform_percentile),
-            format!("{:.6}", r.tv_end_degree),
-            format!("{:.6}", r.floor_end_degree_mean),
-            format!("{:.6}", r.floor_end_degree_p95),
-            yes(r.matches_end_degree),
+            f6(r.tv_uniform),
+            f6(r.floor_uniform_mean),
+            f6(r.floor_uniform_p95),
+            yn(r.uniform),
+            if x {
+                format!("{:.4}", r.uniform_percentile)
+            } else {
+                String::new()
+            },
+            f6(r.tv_end_degree),
+            f6(r.floor_end_degree_mean),
+            f6(r.floor_end_degree_p95),
+            yn(r.matches_end_degree),
             r.seed.to_string(),
         ])
         .unwrap();
@@ -451,8 +548,19 @@ pub fn read_sampler(path: &Path) -> Result<Vec<SamplerRow>> {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
         let bad = || input_error(format!("{} line {} is malformed", path.display(), i + 2));
         let f = |j: usize| rec.get(j).ok_or_else(bad);
-        let num = |j: usize| -> Result<f64> { f(j)?.parse().map_err(|_| bad()) };
-        let int = |j: usize| -> Result<u64> { f(j)?.parse().map_err(|_| bad()) };
+        // Blank statistics: a grid past the census (paths blank).
+        let num = |j: usize| -> Result<f64> {
+            match f(j)? {
+                "" => Ok(f64::NAN),
+                t => t.parse().map_err(|_| bad()),
+            }
+        };
+        let int = |j: usize| -> Result<u64> {
+            match f(j)? {
+                "" if j == 2 => Ok(0),
+                t => t.parse().map_err(|_| bad()),
+            }
+        };
         out.push(SamplerRow {
             rows: int(0)? as usize,
             cols: int(1)? as usize,
