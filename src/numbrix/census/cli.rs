@@ -104,10 +104,22 @@ pub fn run_sampler(args: SamplerArgs) -> Result<()> {
         };
         let out = job.finish(&partial)?;
         for row in &out {
-            eprintln!(
-                "{r}x{c} {}: {} draws, TV {:.4} (floor p95 {:.4}), uniform: {}",
-                row.variant, row.draws, row.tv_uniform, row.floor_uniform_p95, row.uniform
-            );
+            if row.paths > 0 {
+                eprintln!(
+                    "{r}x{c} {}: {} draws, TV {:.4} (floor p95 {:.4}), uniform: {}",
+                    row.variant, row.draws, row.tv_uniform, row.floor_uniform_p95, row.uniform
+                );
+            } else {
+                eprintln!(
+                    "{r}x{c} {}: {} draws, {} distinct, {:.1}% accepted, {:.2} turns (snake {})",
+                    row.variant,
+                    row.draws,
+                    row.distinct_paths,
+                    100.0 * row.acceptance_rate,
+                    row.mean_turns,
+                    row.snake_turns
+                );
+            }
         }
         eprintln!(
             "{r}x{c}: {:.2} s on {} threads ({} units)",

@@ -245,6 +245,26 @@ fn sampler_section(results: &Path) -> Result<Section> {
              | grid | variant | moves/cell | draws | distinct | accepted | mean turns (snake) |\n\
              | --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
         );
+        if let Some(r) = large
+            .iter()
+            .find(|r| (r.rows, r.cols, r.variant.as_str()) == (10, 10, "neighbour"))
+        {
+            s.checks.push(Check::new(
+                "10x10 neighbour (write-up): every draw a different answer",
+                r.distinct_paths == r.draws,
+                format!("{} distinct of {} draws", r.distinct_paths, r.draws),
+            ));
+            s.checks.push(Check::new(
+                "10x10 neighbour (write-up): about seven in ten moves accepted",
+                (r.acceptance_rate - 0.7).abs() < 0.05,
+                format!("{:.1}% accepted", 100.0 * r.acceptance_rate),
+            ));
+            s.checks.push(Check::new(
+                "10x10 neighbour (write-up): 16 moves per cell about triple the snake's turns",
+                (2.5..=3.5).contains(&(r.mean_turns / r.snake_turns as f64)),
+                format!("{:.2} turns vs the snake's {}", r.mean_turns, r.snake_turns),
+            ));
+        }
         for r in large {
             let _ = writeln!(
                 s.body,
