@@ -128,11 +128,11 @@ fn census_section(results: &Path) -> Result<Section> {
             2 * row.undirected
         };
         directed_ok &= row.directed == want;
-        if row.method == "walk" {
-            if let Some((fu, fd)) = get(&t, row.rows, row.cols, "frontier") {
-                both += 1;
-                agree += (fu == row.undirected && fd == row.directed) as usize;
-            }
+        if row.method == "walk"
+            && let Some((fu, fd)) = get(&t, row.rows, row.cols, "frontier")
+        {
+            both += 1;
+            agree += (fu == row.undirected && fd == row.directed) as usize;
         }
     }
     s.checks.push(Check::new(

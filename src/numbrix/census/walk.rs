@@ -35,7 +35,7 @@ impl Geometry {
     pub fn new(rows: usize, cols: usize) -> Self {
         let n = rows * cols;
         assert!(
-            n >= 1 && n <= MAX_CENSUS_CELLS,
+            (1..=MAX_CENSUS_CELLS).contains(&n),
             "census walker: {rows}x{cols} is out of range"
         );
         let mut nbr = vec![0u64; n];
@@ -355,7 +355,7 @@ impl Scorer {
             let np = self.next_printed[w as usize + 1];
             if np != 0 {
                 let d = self.dist(h, self.home[np as usize]);
-                if d > np - w || (np - w - d) % 2 != 0 {
+                if d > np - w || !(np - w - d).is_multiple_of(2) {
                     continue;
                 }
             }
@@ -534,7 +534,7 @@ pub fn count_solutions(rows: usize, cols: usize, givens: &[u32], cap: u64) -> u6
         let np = s.next_printed[2];
         if np != 0 {
             let d = s.dist(start, s.home[np as usize]);
-            if d > np - 1 || (np - 1 - d) % 2 != 0 {
+            if d > np - 1 || !(np - 1 - d).is_multiple_of(2) {
                 continue;
             }
         }
