@@ -29,6 +29,11 @@ pub struct Geometry {
     pub nbr: Vec<u64>,
     /// Cells with (row + col) even.
     pub black: u64,
+    /// The 8 cells around each cell (N, NE, E, SE, S, SW, W, NW; u8::MAX off the grid).
+    pub ring: Vec<[u8; 8]>,
+    /// Cells not in the first / last column (shift masks of the flood fill).
+    pub not_first_col: u64,
+    pub not_last_col: u64,
 }
 
 impl Geometry {
@@ -60,11 +65,44 @@ impl Geometry {
                 }
             }
         }
+        let mut first = 0u64;
+        let mut last = 0u64;
+        for r in 0..rows {
+            first |= 1 << (r * cols);
+            last |= 1 << (r * cols + cols - 1);
+        }
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let ring = (0..n)
+            .map(|i| {
+                let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+                let d = [
+                    (-1, 0),
+                    (-1, 1),
+                    (0, 1),
+                    (1, 1),
+                    (1, 0),
+                    (1, -1),
+                    (0, -1),
+                    (-1, -1),
+                ];
+                let mut out = [u8::MAX; 8];
+                for (k, (dr, dc)) in d.iter().enumerate() {
+                    let (rr, cc) = (r + dr, c + dc);
+                    if rr >= 0 && cc >= 0 && rr < rows as i64 && cc < cols as i64 {
+                        out[k] = (rr as usize * cols + cc as usize) as u8;
+                    }
+                }
+                out
+            })
+            .collect();
         Geometry {
+            ring,
             rows,
             cols,
             nbr,
             black,
+            not_first_col: all & !first,
+            not_last_col: all & !last,
         }
     }
 
@@ -98,7 +136,88 @@ struct Census<'a, F: FnMut(&[u8])> {
     path: Vec<u8>,
 }
 
+const CONNECT: bool = true;
+
+/// For each 8-bit pattern of free cells around a cell (ring order N, NE, E, SE, S, SW, W, NW;
+/// even bits orthogonal), the number of cyclic runs of free cells holding an orthogonal one.
+const RUNS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut p = 0;
+    while p < 256 {
+        if p == 255 {
+            t[p] = 1;
+        } else {
+            // Start just after a non-free position so that runs do not wrap.
+            let mut start = 0;
+            while (p >> start) & 1 == 1 {
+                start += 1;
+            }
+            let mut runs = 0;
+            let mut in_run = false;
+            let mut has_orth = false;
+            let mut k = 1;
+            while k <= 8 {
+                let pos = (start + k) % 8;
+                if (p >> pos) & 1 == 1 {
+                    in_run = true;
+                    if pos % 2 == 0 {
+                        has_orth = true;
+                    }
+                } else {
+                    if in_run && has_orth {
+                        runs += 1;
+                    }
+                    in_run = false;
+                    has_orth = false;
+                }
+                k += 1;
+            }
+            t[p] = runs;
+        }
+        p += 1;
+    }
+    t
+};
+
 impl<F: FnMut(&[u8])> Census<'_, F> {
+    /// Whether taking `h` can disconnect the free cells: its free orthogonal neighbours fall in
+    /// two or more separate runs of free cells around its 3×3 ring. (If they share one run they
+    /// stay connected through the ring, so the free region stays connected.)
+    #[inline]
+    fn may_split(&self, h: u32, free: u64) -> bool {
+        let ring = &self.g.ring[h as usize];
+        let mut pat = 0usize;
+        for (k, &c) in ring.iter().enumerate() {
+            if c != u8::MAX && free >> c & 1 == 1 {
+                pat |= 1 << k;
+            }
+        }
+        RUNS[pat] >= 2
+    }
+
+    /// Whether the free cells are connected to a free neighbour of `h` (bit-parallel flood fill).
+    #[inline]
+    fn connected(&self, h: u32, free: u64) -> bool {
+        let start = self.g.nbr[h as usize] & free;
+        if start == 0 {
+            return false;
+        }
+        let mut x = start & start.wrapping_neg();
+        let cols = self.g.cols as u32;
+        loop {
+            let y = (x
+                | ((x << 1) & self.g.not_first_col)
+                | ((x >> 1) & self.g.not_last_col)
+                | (x << cols)
+                | (x >> cols))
+                & free;
+            if y == x {
+                return x == free;
+            }
+            x = y;
+        }
+    }
+
     fn rec(&mut self, head: u32, free: u64, forced: u32) {
         self.out.nodes += 1;
         if free == 0 {
@@ -142,6 +261,9 @@ impl<F: FnMut(&[u8])> Census<'_, F> {
                 }
             }
             if !ok {
+                continue;
+            }
+            if CONNECT && nfree != 0 && self.may_split(h, nfree) && !self.connected(h, nfree) {
                 continue;
             }
             self.path.push(h as u8);
