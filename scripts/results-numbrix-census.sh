@@ -1,0 +1,11 @@
+#!/bin/sh
+# Regenerate the Numbrix census and backbite sampler result files. BIN and THREADS_ARG come from
+# the Makefile. The census: frontier table m ≤ n ≤ 12, brute-force walk census up to 49 cells.
+set -eu
+BIN=${BIN:-target/release/gridcensus}
+$BIN numbrix census --max-side 12 --walk-max-cells 49 ${THREADS_ARG:-}
+$BIN numbrix sampler --sizes 3x3,4x4,3x6,4x5,4x6,5x5 --moves-per-cell 16 --floor-sims 200 --seed 2026 ${THREADS_ARG:-}
+# The two largest sizes again with four times the moves (do 16 per cell mix fully?).
+$BIN numbrix sampler --sizes 4x6,5x5 --moves-per-cell 64 --draws 60000 --floor-sims 200 --seed 2027 ${THREADS_ARG:-}
+# Past the census: the write-up's 10x10 figures (200 draws, moves accepted, turns vs the snake).
+$BIN numbrix sampler --sizes 6x8,8x8,10x10,16x16 --moves-per-cell 16 --seed 2028 ${THREADS_ARG:-}
