@@ -36,6 +36,8 @@ pub struct SizeStats {
     /// Σ cells decided at the stall, over boards the rule set does not finish.
     pub int_stall_cells: u64,
     pub enum_stall_cells: u64,
+    pub int_stall_cells_sq: u64,
+    pub enum_stall_cells_sq: u64,
     /// Search with enumeration, over boards enumeration does not finish.
     pub enum_branches: u64,
     pub enum_branches_sq: u64,
@@ -53,6 +55,8 @@ impl SizeStats {
         self.enum_finish += o.enum_finish;
         self.int_stall_cells += o.int_stall_cells;
         self.enum_stall_cells += o.enum_stall_cells;
+        self.int_stall_cells_sq += o.int_stall_cells_sq;
+        self.enum_stall_cells_sq += o.enum_stall_cells_sq;
         self.enum_branches += o.enum_branches;
         self.enum_branches_sq += o.enum_branches_sq;
         self.enum_branches_max = self.enum_branches_max.max(o.enum_branches_max);
@@ -82,9 +86,17 @@ pub fn measure(n: usize, rng: &mut crate::engine::seed::UnitRng, st: &mut SizeSt
     st.rolls_sq += g.rolls * g.rolls;
     st.rolls_max = st.rolls_max.max(g.rolls);
     for rule in [RuleSet::Intervals, RuleSet::Enumeration] {
-        let (finish, stall_cells) = match rule {
-            RuleSet::Intervals => (&mut st.int_finish, &mut st.int_stall_cells),
-            RuleSet::Enumeration => (&mut st.enum_finish, &mut st.enum_stall_cells),
+        let (finish, stall_cells, stall_sq) = match rule {
+            RuleSet::Intervals => (
+                &mut st.int_finish,
+                &mut st.int_stall_cells,
+                &mut st.int_stall_cells_sq,
+            ),
+            RuleSet::Enumeration => (
+                &mut st.enum_finish,
+                &mut st.enum_stall_cells,
+                &mut st.enum_stall_cells_sq,
+            ),
         };
         match fixpoint(&g.board, State::empty(n), rule) {
             Fixpoint::Solved(s) => {
@@ -93,7 +105,11 @@ pub fn measure(n: usize, rng: &mut crate::engine::seed::UnitRng, st: &mut SizeSt
                 }
                 *finish += 1;
             }
-            Fixpoint::Stalled(s) => *stall_cells += s.decided() as u64,
+            Fixpoint::Stalled(s) => {
+                let d = s.decided() as u64;
+                *stall_cells += d;
+                *stall_sq += d * d;
+            }
             Fixpoint::Contradiction => {
                 anyhow::bail!("internal error: {rule} fixpoint contradicts a solvable board")
             }
@@ -188,7 +204,7 @@ pub fn file_name(boards: u64) -> String {
     }
 }
 
-pub const COLUMNS: [&str; 18] = [
+pub const COLUMNS: [&str; 20] = [
     "size",
     "boards",
     "seed",
@@ -201,8 +217,10 @@ pub const COLUMNS: [&str; 18] = [
     "rolls_max",
     "intervals_stalls",
     "intervals_stall_cells_mean",
+    "intervals_stall_cells_sd",
     "enumeration_stalls",
     "enumeration_stall_cells_mean",
+    "enumeration_stall_cells_sd",
     "enumeration_search_branches_mean",
     "enumeration_search_branches_sd",
     "enumeration_search_branches_max",
@@ -255,8 +273,10 @@ pub fn csv_bytes(totals: &DifficultyTotals, seed: u64) -> Vec<u8> {
             s.rolls_max.to_string(),
             int_stalls.to_string(),
             fmt(mean(s.int_stall_cells, int_stalls)),
+            fmt(sd(s.int_stall_cells, s.int_stall_cells_sq, int_stalls)),
             enum_stalls.to_string(),
             fmt(mean(s.enum_stall_cells, enum_stalls)),
+            fmt(sd(s.enum_stall_cells, s.enum_stall_cells_sq, enum_stalls)),
             fmt(mean(s.enum_branches, enum_stalls)),
             fmt(sd(s.enum_branches, s.enum_branches_sq, enum_stalls)),
             s.enum_branches_max.to_string(),
