@@ -176,6 +176,15 @@ pub fn z_mean(m1: f64, sd: f64, n1: f64, m2: f64, n2: f64) -> f64 {
     }
 }
 
+/// A figure with `prec` decimals, or "—" when there is none (no board in that class).
+fn num(x: f64, prec: usize) -> String {
+    if x.is_nan() {
+        "—".into()
+    } else {
+        format!("{x:.prec$}")
+    }
+}
+
 fn verdict(z: f64) -> &'static str {
     if z.is_nan() {
         "—"
@@ -235,14 +244,14 @@ fn difficulty_sections(results: &Path) -> Result<Vec<Section>> {
         for r in &rows {
             let _ = writeln!(
                 s.body,
-                "| {0}×{0} | {1:.1}% | {2:.1}% | {3:.3} | {4:.2} | {5:.1} | {6:.1} |",
+                "| {0}×{0} | {1}% | {2}% | {3} | {4} | {5} | {6} |",
                 r.f("size"),
-                100.0 * r.f("intervals_finish_share"),
-                100.0 * r.f("enumeration_finish_share"),
-                r.f("rolls_mean"),
-                r.f("enumeration_search_branches_mean"),
-                r.f("intervals_stall_cells_mean"),
-                r.f("enumeration_stall_cells_mean"),
+                num(100.0 * r.f("intervals_finish_share"), 1),
+                num(100.0 * r.f("enumeration_finish_share"), 1),
+                num(r.f("rolls_mean"), 3),
+                num(r.f("enumeration_search_branches_mean"), 2),
+                num(r.f("intervals_stall_cells_mean"), 1),
+                num(r.f("enumeration_stall_cells_mean"), 1),
             );
         }
         let wb = WRITEUP_KAKURASU_BOARDS_PER_SIZE as f64;
