@@ -445,19 +445,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod timing {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn time_census() {
-        for n in 1..=5 {
-            let t = std::time::Instant::now();
-            let job = CensusJob::new(n).unwrap();
-            let h = crate::engine::run::run_simple(&job, Some(1)).unwrap();
-            let s = CensusSummary::of(n, &h);
-            eprintln!("{n}: {:?} {:.3}s", s, t.elapsed().as_secs_f64());
-        }
-    }
-}
