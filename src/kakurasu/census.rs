@@ -196,9 +196,8 @@ impl CensusJob {
             let block = &coded[start..end];
             for t in 0..=self.t_max {
                 let ct = self.t_max - t;
-                let weight = if !eq {
-                    2
-                } else if t < ct {
+                // Complement symmetry: r < T − r counts twice, r = T − r once, r > T − r never.
+                let weight = if !eq || t < ct {
                     2
                 } else if t == ct {
                     1
