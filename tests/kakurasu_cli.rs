@@ -192,3 +192,27 @@ fn difficulty_is_deterministic_across_threads_and_shards() {
     let text = String::from_utf8(got).unwrap();
     assert_eq!(text.lines().count(), 4, "{text}");
 }
+
+#[test]
+fn committed_results_pass_the_report_checks() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let secs = gridcensus::kakurasu::report::sections(&dir).unwrap();
+    assert!(secs.len() >= 2);
+    for s in &secs {
+        assert!(!s.checks.is_empty(), "{}", s.title);
+        for c in &s.checks {
+            assert!(c.ok, "{}: {} ({})", s.title, c.name, c.detail);
+        }
+    }
+}
+
+#[test]
+fn noise_scores() {
+    use gridcensus::kakurasu::report::{z_mean, z_prop};
+    // 80/200 against the write-up's 43.5% of 200: pooled p = 0.4175.
+    let z = z_prop(80.0, 200.0, 0.435, 200.0);
+    assert!((z + 0.7098).abs() < 1e-3, "{z}");
+    assert_eq!(z_prop(200.0, 200.0, 1.0, 200.0), 0.0);
+    let z = z_mean(1.25, 0.59, 200.0, 1.14, 200.0);
+    assert!((z - 0.11 / (0.59 * 0.01f64.sqrt())).abs() < 1e-9);
+}
