@@ -176,6 +176,27 @@ pub const WRITEUP_NUMBRIX_LADDER: [u128; 7] = [4, 8, 14, 22, 32, 44, 58];
 // Kakurasu (write-up 003)
 // ---------------------------------------------------------------------------------------------
 
+/// Write-up 003: boards generated per size for its difficulty table.
+pub const WRITEUP_KAKURASU_BOARDS_PER_SIZE: u64 = 200;
+
+/// Write-up 003, the difficulty table: (size, intervals finish %, enumeration finishes %, rolls to
+/// unique, search nodes when needed; `None` for the write-up's "—").
+pub const WRITEUP_KAKURASU_DIFFICULTY: [(usize, f64, f64, f64, Option<f64>); 5] = [
+    (4, 99.0, 100.0, 1.02, None),
+    (5, 88.0, 99.5, 1.07, Some(1.0)),
+    (6, 66.0, 95.5, 1.14, Some(1.3)),
+    (7, 27.5, 76.5, 1.51, Some(3.7)),
+    (8, 12.5, 43.5, 2.44, Some(12.2)),
+];
+
+/// Write-up 003: on 6×6 boards where a rule set stalls, the mean cells decided at the stall
+/// (intervals, enumeration).
+pub const WRITEUP_KAKURASU_6X6_STALL_CELLS: (f64, f64) = (12.3, 5.5);
+
+/// Write-up 003, the census it folded by hand: ambiguous target vectors by size
+/// (2×2: none; 3×3: exactly one, all lines 3, where {3} and {1,2} trade places).
+pub const WRITEUP_KAKURASU_AMBIGUOUS: [(usize, u128); 2] = [(2, 0), (3, 1)];
+
 // ---------------------------------------------------------------------------------------------
 // end
 // ---------------------------------------------------------------------------------------------
