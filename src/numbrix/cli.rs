@@ -4,6 +4,7 @@ use super::board::{Board, format_grid};
 use super::census::cli as census_cli;
 use super::ladder::{Rung, Rungs};
 use super::search::{self, Count, Hint, Limits};
+use crate::engine::cli::{EngineArgs, execute, write_result};
 use crate::error::input_error;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -20,6 +21,53 @@ pub enum NumbrixCmd {
     Solve(SolveArgs),
     /// The next deduction on a board file: the cell, its number, the rung and the reason.
     Hint(HintArgs),
+    /// Write the board bank: adversarial irredundant boards, each re-proved unique by the
+    /// ladder with search and by the raw walk engine (`make bank`).
+    Bank(BankArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BankArgs {
+    /// Square board sizes, e.g. 4-10 or 5,7.
+    #[arg(long, default_value = "4-10")]
+    pub sizes: String,
+    /// Boards per size.
+    #[arg(long, default_value_t = 10)]
+    pub per_size: u64,
+    /// Backbite moves per cell when drawing each answer.
+    #[arg(long, default_value_t = 16)]
+    pub moves_per_cell: u64,
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Directory of the bank (board files and index.csv).
+    #[arg(long, default_value = "examples/numbrix/bank")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Parse "4-10" or "5,7,9" into sizes within lo..=hi.
+pub fn parse_sizes(s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let parse = |x: &str| -> Result<usize> {
+            x.trim()
+                .parse()
+                .map_err(|_| input_error(format!("--sizes: '{x}' is not a size")))
+        };
+        let (a, b) = (parse(a)?, parse(b)?);
+        if a > b || a < lo || b > hi {
+            return Err(input_error(format!(
+                "--sizes: {part} is outside {lo}..{hi} or empty"
+            )));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 #[derive(Args, Debug)]
@@ -56,6 +104,7 @@ pub fn run(cmd: NumbrixCmd) -> Result<()> {
         NumbrixCmd::Sampler(a) => census_cli::run_sampler(a),
         NumbrixCmd::Solve(a) => solve(a),
         NumbrixCmd::Hint(a) => hint(a),
+        NumbrixCmd::Bank(a) => bank(a),
     }
 }
 
@@ -152,6 +201,65 @@ fn hint(a: HintArgs) -> Result<()> {
             rungs.names()
         ),
     }
+    Ok(())
+}
+
+fn bank(a: BankArgs) -> Result<()> {
+    let sizes = parse_sizes(&a.sizes, 2, 16)?;
+    if a.per_size == 0 {
+        return Err(input_error("--per-size must be at least 1"));
+    }
+    let job = super::bank::BankJob {
+        sizes,
+        per_size: a.per_size,
+        moves_per_cell: a.moves_per_cell,
+        seed: a.seed,
+    };
+    let Some((recs, stats)) = execute(&job, &a.engine)? else {
+        return Ok(());
+    };
+    write_bank(&a.out, &recs.0, &stats)
+}
+
+fn write_bank(
+    out: &Path,
+    boards: &[super::bank::BankBoard],
+    stats: &crate::engine::cli::RunStats,
+) -> Result<()> {
+    std::fs::create_dir_all(out)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "file",
+        "rows",
+        "cols",
+        "clues",
+        "grade",
+        "search_count",
+        "search_nodes",
+        "raw_engine_count",
+    ])?;
+    for b in boards {
+        crate::engine::atomic::write_atomic(&out.join(b.file_name()), b.file_text().as_bytes())?;
+        w.write_record([
+            b.file_name(),
+            b.rows.to_string(),
+            b.cols.to_string(),
+            b.clues.to_string(),
+            b.grade.clone(),
+            b.search_count.to_string(),
+            b.search_nodes.to_string(),
+            b.raw_count.map_or("pending".into(), |k| k.to_string()),
+        ])?;
+    }
+    write_result(&out.join("index.csv"), &w.into_inner()?, &[stats])?;
+    stats.cleanup();
+    eprintln!(
+        "bank: {} boards written to {} ({:.1} s on {} threads)",
+        boards.len(),
+        out.display(),
+        stats.elapsed_seconds,
+        stats.threads
+    );
     Ok(())
 }
 
