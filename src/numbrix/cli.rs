@@ -24,6 +24,47 @@ pub enum NumbrixCmd {
     /// Write the board bank: adversarial irredundant boards, each re-proved unique by the
     /// ladder with search and by the raw walk engine (`make bank`).
     Bank(BankArgs),
+    /// A study of write-up 002 through the engine; writes results/numbrix_<study>.csv.
+    Study(StudyArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StudyName {
+    /// Parity law and its odd/even corollary on sampled answers (numbrix_parity.csv).
+    Parity,
+    /// Surviving cell×number pairs after each of the first clues (numbrix_space.csv).
+    Space,
+    /// Cells pinned by each rung, climbing, on random reveals (numbrix_climb.csv).
+    Climb,
+    /// Removal ablation: each rung taken off the full ladder (numbrix_ablation.csv).
+    Ablation,
+    /// Adversarial irredundant and random-until-unique clue sets (numbrix_clues.csv).
+    Clues,
+    /// The pin wall: pin alone needs all but one number (numbrix_pin_wall.csv).
+    PinWall,
+}
+
+#[derive(Args, Debug)]
+pub struct StudyArgs {
+    pub study: StudyName,
+    /// Square sizes (default per study: parity 4-10, space 6,8,10, climb 6-10, ablation 6-9,
+    /// clues 4-10, pin-wall 4,6).
+    #[arg(long)]
+    pub sizes: Option<String>,
+    /// Samples per size (default per study: parity 200, space 100, climb 30, ablation 12,
+    /// clues 25, pin-wall 20).
+    #[arg(long)]
+    pub per_size: Option<u64>,
+    /// Share of numbers revealed at random (climb default 0.2, ablation default 0.2).
+    #[arg(long)]
+    pub reveal: Option<f64>,
+    /// Clues followed by the search-space study.
+    #[arg(long, default_value_t = 8)]
+    pub max_clues: usize,
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 #[derive(Args, Debug)]
@@ -105,6 +146,7 @@ pub fn run(cmd: NumbrixCmd) -> Result<()> {
         NumbrixCmd::Solve(a) => solve(a),
         NumbrixCmd::Hint(a) => hint(a),
         NumbrixCmd::Bank(a) => bank(a),
+        NumbrixCmd::Study(a) => study(a),
     }
 }
 
@@ -263,10 +305,102 @@ fn write_bank(
     Ok(())
 }
 
+fn study(a: StudyArgs) -> Result<()> {
+    use super::studies::*;
+    let (sizes, per) = match a.study {
+        StudyName::Parity => ("4-10", 200),
+        StudyName::Space => ("6,8,10", 100),
+        StudyName::Climb => ("6-10", 30),
+        StudyName::Ablation => ("6-9", 12),
+        StudyName::Clues => ("4-10", 25),
+        StudyName::PinWall => ("4,6", 20),
+    };
+    let sizes = parse_sizes(a.sizes.as_deref().unwrap_or(sizes), 1, 16)?;
+    let per_size = a.per_size.unwrap_or(per);
+    if per_size == 0 {
+        return Err(input_error("--per-size must be at least 1"));
+    }
+    let reveal = a.reveal.unwrap_or(0.2);
+    if !(0.0..=1.0).contains(&reveal) {
+        return Err(input_error("--reveal must lie in 0..1"));
+    }
+    fn go<S: Study>(
+        study: S,
+        sizes: Vec<usize>,
+        per_size: u64,
+        seed: u64,
+        e: &EngineArgs,
+    ) -> Result<()> {
+        let job = StudyJob {
+            study,
+            sizes,
+            per_size,
+            seed,
+        };
+        let Some((recs, stats)) = execute(&job, e)? else {
+            return Ok(());
+        };
+        write_result(&e.results.join(S::FILE), &to_csv(&recs.0)?, &[&stats])?;
+        stats.cleanup();
+        eprintln!(
+            "{}: {} records in {:.1} s on {} threads",
+            S::FILE,
+            recs.0.len(),
+            stats.elapsed_seconds,
+            stats.threads
+        );
+        Ok(())
+    }
+    let (sd, e) = (a.seed, &a.engine);
+    match a.study {
+        StudyName::Parity => go(Parity, sizes, per_size, sd, e),
+        StudyName::Space => go(
+            Space {
+                max_clues: a.max_clues,
+            },
+            sizes,
+            per_size,
+            sd,
+            e,
+        ),
+        StudyName::Climb => go(Climb { reveal }, sizes, per_size, sd, e),
+        StudyName::Ablation => go(Ablation { reveal }, sizes, per_size, sd, e),
+        StudyName::Clues => go(Clues, sizes, per_size, sd, e),
+        StudyName::PinWall => go(PinWall, sizes, per_size, sd, e),
+    }
+}
+
+fn merge_study<S: super::studies::Study>(files: &[PathBuf], results: &Path) -> Result<()> {
+    let (_, recs, stats) = crate::engine::cli::merge::<crate::engine::Records<S::Rec>>(files)?;
+    write_result(
+        &results.join(S::FILE),
+        &super::studies::to_csv(&recs.0)?,
+        &[&stats],
+    )?;
+    Ok(())
+}
+
+fn merge_bank(files: &[PathBuf], results: &Path) -> Result<()> {
+    let (_, recs, stats) =
+        crate::engine::cli::merge::<crate::engine::Records<super::bank::BankBoard>>(files)?;
+    write_bank(&results.join("numbrix_bank"), &recs.0, &stats)
+}
+
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
 pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
     if census_cli::merge(kind, files, results)? {
         return Ok(true);
     }
-    Ok(false)
+    use super::studies::*;
+    match kind {
+        "numbrix-bank" => merge_bank(files, results)?,
+        k if k == Parity::KIND => merge_study::<Parity>(files, results)?,
+        k if k == Space::KIND => merge_study::<Space>(files, results)?,
+        k if k == Climb::KIND => merge_study::<Climb>(files, results)?,
+        k if k == Ablation::KIND => merge_study::<Ablation>(files, results)?,
+        k if k == Clues::KIND => merge_study::<Clues>(files, results)?,
+        k if k == PinWall::KIND => merge_study::<PinWall>(files, results)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
 }

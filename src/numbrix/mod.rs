@@ -12,3 +12,4 @@ pub mod ladder;
 pub mod path;
 pub mod report;
 pub mod search;
+pub mod studies;
