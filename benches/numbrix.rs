@@ -2,8 +2,9 @@
 //! * `numbrix_rung/<rung>/<s>x<s>`: one call of each rung on every bank board of that size,
 //!   from the state with the printed numbers placed and pin+link run to a fixpoint (so each rung
 //!   has real candidates to work on); throughput in boards.
-//! * `numbrix_decide/<s>x<s>`: the full uniqueness decision (ladder + search, cap 2) of every
-//!   bank board of that size; throughput in boards/s.
+//! * `numbrix_decide/<s>x<s>`: the full uniqueness decision (search, cap 2, with the decision
+//!   ladder pin+link+edge at every node) of every bank board of that size; throughput in
+//!   boards/s. `numbrix_decide/full_ladder/<s>x<s>`: the same with the whole default ladder.
 //! * `numbrix_decide_10x10/<file>`: each 10×10 bank board on its own, for the median decision.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::numbrix::bank::read_bank;
@@ -71,6 +72,13 @@ fn benches(c: &mut Criterion) {
         g.bench_function(format!("{s}x{s}"), |bch| {
             bch.iter(|| {
                 for ((_, b), ctx) in boards.iter().zip(&ctxs) {
+                    black_box(search::count_in(ctx, b, Rungs::DECIDE, limits).count);
+                }
+            })
+        });
+        g.bench_function(format!("full_ladder/{s}x{s}"), |bch| {
+            bch.iter(|| {
+                for ((_, b), ctx) in boards.iter().zip(&ctxs) {
                     black_box(search::count_in(ctx, b, Rungs::DEFAULT, limits).count);
                 }
             })
@@ -90,7 +98,7 @@ fn benches(c: &mut Criterion) {
                 .to_string_lossy()
                 .to_string();
             g.bench_function(file, |bch| {
-                bch.iter(|| black_box(search::count_in(&ctx, b, Rungs::DEFAULT, limits).count))
+                bch.iter(|| black_box(search::count_in(&ctx, b, Rungs::DECIDE, limits).count))
             });
         }
     }

@@ -89,7 +89,7 @@ impl Job for BankJob {
         let v = search::count_in(
             &ctx,
             &board,
-            Rungs::DEFAULT,
+            Rungs::DECIDE,
             Limits {
                 cap: 2,
                 node_cap: 10_000_000,

@@ -100,3 +100,33 @@ pub fn random_until_unique<R: Rng + ?Sized>(
     }
     Some(board_of(ctx, answer, &mask))
 }
+
+/// Random ink read by the ladder: reveal numbers in random order until the ladder `rungs`
+/// finishes the board (first such prefix, by binary search).
+pub fn random_until_ladder<R: Rng + ?Sized>(
+    ctx: &Ctx,
+    answer: &[u32],
+    rungs: Rungs,
+    rng: &mut R,
+) -> Board {
+    let n = answer.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(rng);
+    let prefix = |k: usize| {
+        let mut mask = vec![false; n];
+        for &c in &order[..k] {
+            mask[c] = true;
+        }
+        board_of(ctx, answer, &mask)
+    };
+    let (mut lo, mut hi) = (0usize, n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if search::ladder_finishes(ctx, &prefix(mid), rungs, &mut Work::default()) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    prefix(hi)
+}

@@ -99,6 +99,9 @@ impl Rungs {
     pub const DEFAULT: Rungs = Rungs(0b11_1011);
     /// The default ladder without the probe (what the probe climbs inside).
     pub const NO_PROBE: Rungs = Rungs(0b01_1011);
+    /// The ladder for uniqueness decisions under search: pin, link, edge (block and the probe
+    /// cost more per node than the branching they save on bank boards).
+    pub const DECIDE: Rungs = Rungs(0b01_0011);
     pub fn has(self, r: Rung) -> bool {
         self.0 >> (r as u8) & 1 == 1
     }
@@ -115,6 +118,7 @@ impl Rungs {
     pub fn parse(s: &str) -> Result<Rungs, String> {
         match s.trim() {
             "default" => return Ok(Rungs::DEFAULT),
+            "decide" => return Ok(Rungs::DECIDE),
             "none" | "" => return Ok(Rungs::NONE),
             _ => {}
         }

@@ -4,7 +4,7 @@
 //! under `results/`; the report aggregates them.
 
 use super::board::Board;
-use super::generate::{adversarial, board_of, random_until_unique};
+use super::generate::{adversarial, board_of, random_until_ladder, random_until_unique};
 use super::ladder::{Ctx, Outcome, Rung, Rungs, State, Work, climb};
 use super::path;
 use crate::engine::seed::UnitRng;
@@ -338,6 +338,8 @@ pub struct CluesRec {
     pub adversarial: usize,
     /// Numbers revealed in random order until the answer is unique (ladder + search decides).
     pub random: usize,
+    /// Numbers revealed in random order until the ladder (without the probe) finishes.
+    pub random_ladder: usize,
 }
 
 impl Study for Clues {
@@ -345,7 +347,8 @@ impl Study for Clues {
     const KIND: &'static str = "numbrix-clues";
     const FILE: &'static str = "numbrix_clues.csv";
     fn params(&self) -> serde_json::Value {
-        serde_json::json!({"adversary": "pin,link,block,edge", "decide": "pin,link,block,edge+search"})
+        serde_json::json!({"adversary": "pin,link,block,edge", "decide": "pin,link,edge+search",
+                           "random_ladder": "pin,link,block,edge"})
     }
     fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<CluesRec>> {
         let ans = answer(s, rng);
@@ -355,14 +358,16 @@ impl Study for Clues {
             cap: 2,
             node_cap: 2_000_000,
         };
-        let rnd = random_until_unique(&ctx, &ans, Rungs::NO_PROBE, limits, rng)
+        let rnd = random_until_unique(&ctx, &ans, Rungs::DECIDE, limits, rng)
             .ok_or_else(|| anyhow::anyhow!("clue study: a uniqueness decision hit the node cap"))?;
+        let rnd_ladder = random_until_ladder(&ctx, &ans, Rungs::NO_PROBE, rng);
         Ok(vec![CluesRec {
             rows: s,
             cols: s,
             sample,
             adversarial: adv.clue_count(),
             random: rnd.clue_count(),
+            random_ladder: rnd_ladder.clue_count(),
         }])
     }
 }
