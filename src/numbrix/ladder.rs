@@ -403,30 +403,9 @@ pub fn ruler(ctx: &Ctx, st: &mut State) -> Result<bool, Dead> {
 pub fn block(st: &mut State) -> Result<bool, Dead> {
     let n = st.n;
     let mut any = false;
-    // From the numbers.
-    for a in 0..n {
-        let mut union = Bits::EMPTY;
-        for b in a..n {
-            let len = b - a + 1;
-            if len == n {
-                break;
-            }
-            union = union.or(st.vc[b]);
-            let cnt = union.count() as usize;
-            if cnt < len {
-                return Err(Dead(
-                    "block: a window of numbers has fewer cells than numbers",
-                ));
-            }
-            if cnt == len {
-                let keep = Bits::range(a, b);
-                for c in union.iter() {
-                    any |= st.restrict_cell(c, keep)?;
-                }
-            }
-        }
-    }
-    // From the cells.
+    // For every window a..b: `homes` = the cells numbers a..b may sit in; `confined` = the cells
+    // whose numbers all lie in a..b. Hall both ways; a tightening only runs when it removes
+    // something (homes ≠ confined), so a quiet call costs O(N²) set operations.
     let mut lo = vec![0usize; n];
     let mut by_hi: Vec<Vec<usize>> = vec![Vec::new(); n];
     for c in 0..n {
@@ -434,27 +413,44 @@ pub fn block(st: &mut State) -> Result<bool, Dead> {
         by_hi[st.cv[c].max().unwrap()].push(c);
     }
     for a in 0..n {
-        let mut set = Bits::EMPTY;
+        let mut homes = Bits::EMPTY;
+        let mut confined = Bits::EMPTY;
         let mut cnt = 0usize;
         for b in a..n {
             let len = b - a + 1;
             if len == n {
                 break;
             }
+            homes = homes.or(st.vc[b]);
             for &c in &by_hi[b] {
                 if lo[c] >= a {
-                    set.set(c);
+                    confined.set(c);
                     cnt += 1;
                 }
+            }
+            let h = homes.count() as usize;
+            if h < len {
+                return Err(Dead(
+                    "block: a window of numbers has fewer cells than numbers",
+                ));
             }
             if cnt > len {
                 return Err(Dead(
                     "block: more cells than numbers are confined to a window",
                 ));
             }
+            if homes == confined {
+                continue;
+            }
+            if h == len {
+                let keep = Bits::range(a, b);
+                for c in homes.and_not(confined).iter() {
+                    any |= st.restrict_cell(c, keep)?;
+                }
+            }
             if cnt == len && cnt > 0 {
                 for v in a..=b {
-                    any |= st.restrict_value(v, set)?;
+                    any |= st.restrict_value(v, confined)?;
                 }
             }
         }
