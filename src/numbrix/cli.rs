@@ -47,12 +47,12 @@ pub enum StudyName {
 #[derive(Args, Debug)]
 pub struct StudyArgs {
     pub study: StudyName,
-    /// Square sizes (default per study: parity 4-10, space 6,8,10, climb 6-10, ablation 6-9,
+    /// Square sizes (default per study: parity 4-10, space 6,8,10, climb 6-10, ablation 6-10,
     /// clues 4-10, pin-wall 4,6).
     #[arg(long)]
     pub sizes: Option<String>,
-    /// Samples per size (default per study: parity 200, space 100, climb 30, ablation 12,
-    /// clues 25, pin-wall 20).
+    /// Samples per size (default per study: parity 200, space 100, climb 50, ablation 24,
+    /// clues 100, pin-wall 20).
     #[arg(long)]
     pub per_size: Option<u64>,
     /// Share of numbers revealed at random (climb default 0.2, ablation default 0.2).
@@ -310,9 +310,9 @@ fn study(a: StudyArgs) -> Result<()> {
     let (sizes, per) = match a.study {
         StudyName::Parity => ("4-10", 200),
         StudyName::Space => ("6,8,10", 100),
-        StudyName::Climb => ("6-10", 30),
-        StudyName::Ablation => ("6-9", 12),
-        StudyName::Clues => ("4-10", 25),
+        StudyName::Climb => ("6-10", 50),
+        StudyName::Ablation => ("6-10", 24),
+        StudyName::Clues => ("4-10", 100),
         StudyName::PinWall => ("4,6", 20),
     };
     let sizes = parse_sizes(a.sizes.as_deref().unwrap_or(sizes), 1, 16)?;
