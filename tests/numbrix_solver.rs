@@ -1,5 +1,7 @@
 //! The ladder and search held to an independent brute force; rung soundness; certificates.
 
+#![allow(clippy::collapsible_if)]
+
 use gridcensus::numbrix::board::Board;
 use gridcensus::numbrix::certificate;
 use gridcensus::numbrix::ladder::{Ctx, Rung, Rungs, State, Work, run_once};

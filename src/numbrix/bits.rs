@@ -106,7 +106,7 @@ impl Bits {
     }
     /// Every member moved up by `k` (members past 255 fall off).
     #[inline]
-    pub fn shl(self, k: usize) -> Bits {
+    pub fn shift_up(self, k: usize) -> Bits {
         let mut r = Bits::EMPTY;
         let (ws, bs) = (k / 64, k % 64);
         for w in (ws..WORDS).rev() {
@@ -120,7 +120,7 @@ impl Bits {
     }
     /// Every member moved down by `k` (members below 0 fall off).
     #[inline]
-    pub fn shr(self, k: usize) -> Bits {
+    pub fn shift_down(self, k: usize) -> Bits {
         let mut r = Bits::EMPTY;
         let (ws, bs) = (k / 64, k % 64);
         for w in 0..WORDS.saturating_sub(ws) {
@@ -170,10 +170,10 @@ mod tests {
     fn shifts_and_ranges() {
         let b = Bits::range(60, 70);
         assert_eq!(b.count(), 11);
-        assert_eq!(b.shl(3), Bits::range(63, 73));
-        assert_eq!(b.shr(61), Bits::range(0, 9));
-        assert_eq!(b.shl(130), Bits::range(190, 200));
-        assert_eq!(Bits::range(250, 255).shl(3), Bits::range(253, 255));
+        assert_eq!(b.shift_up(3), Bits::range(63, 73));
+        assert_eq!(b.shift_down(61), Bits::range(0, 9));
+        assert_eq!(b.shift_up(130), Bits::range(190, 200));
+        assert_eq!(Bits::range(250, 255).shift_up(3), Bits::range(253, 255));
         assert_eq!(b.min(), Some(60));
         assert_eq!(b.max(), Some(70));
         assert_eq!(b.iter().collect::<Vec<_>>(), (60..=70).collect::<Vec<_>>());

@@ -47,7 +47,10 @@ pub struct Geometry {
 impl Geometry {
     pub fn new(rows: usize, cols: usize) -> Geometry {
         let n = rows * cols;
-        assert!(n >= 1 && n <= MAX_CELLS, "board of {n} cells out of range");
+        assert!(
+            (1..=MAX_CELLS).contains(&n),
+            "board of {n} cells out of range"
+        );
         let mut nbrs = vec![Vec::new(); n];
         let mut nmask = vec![Bits::EMPTY; n];
         let mut not_first_col = Bits::EMPTY;
@@ -93,10 +96,10 @@ impl Geometry {
     /// The cells with a neighbour in `s` (the dilation of a cell set, excluding nothing).
     #[inline]
     pub fn dilate(&self, s: Bits) -> Bits {
-        let right = s.and(self.not_last_col).shl(1);
-        let left = s.and(self.not_first_col).shr(1);
-        let down = s.shl(self.cols);
-        let up = s.shr(self.cols);
+        let right = s.and(self.not_last_col).shift_up(1);
+        let left = s.and(self.not_first_col).shift_down(1);
+        let down = s.shift_up(self.cols);
+        let up = s.shift_down(self.cols);
         right.or(left).or(down).or(up).and(self.all)
     }
 

@@ -9,6 +9,8 @@
 //!
 //! Numbers are stored 0-based internally (number v is index v−1).
 
+#![allow(clippy::needless_range_loop)]
+
 use super::bits::Bits;
 use super::board::{Board, Geometry};
 
@@ -472,7 +474,8 @@ pub fn edge(ctx: &Ctx, st: &mut State) -> Result<bool, Dead> {
     for c in 0..n {
         for &d in &geo.nbrs[c] {
             if d > c
-                && (st.cv[c].shl(1).intersects(&st.cv[d]) || st.cv[d].shl(1).intersects(&st.cv[c]))
+                && (st.cv[c].shift_up(1).intersects(&st.cv[d])
+                    || st.cv[d].shift_up(1).intersects(&st.cv[c]))
             {
                 poss[c].set(d);
                 poss[d].set(c);
@@ -584,8 +587,8 @@ pub fn edge(ctx: &Ctx, st: &mut State) -> Result<bool, Dead> {
         let mut up = Bits::single(last);
         let mut down = Bits::single(0);
         for d in poss[c].iter() {
-            up = up.or(st.cv[d].shr(1));
-            down = down.or(st.cv[d].shl(1));
+            up = up.or(st.cv[d].shift_down(1));
+            down = down.or(st.cv[d].shift_up(1));
         }
         keep = keep.and(up).and(down);
         any |= st.restrict_cell(c, keep)?;
@@ -615,11 +618,11 @@ pub fn edge(ctx: &Ctx, st: &mut State) -> Result<bool, Dead> {
         let mut asc = Bits::first(n);
         let mut desc = Bits::first(n);
         for j in 0..k {
-            asc = asc.and(st.cv[seq[j]].shr(j));
-            desc = desc.and(st.cv[seq[k - 1 - j]].shr(j));
+            asc = asc.and(st.cv[seq[j]].shift_down(j));
+            desc = desc.and(st.cv[seq[k - 1 - j]].shift_down(j));
         }
         for j in 0..k {
-            let keep = asc.shl(j).or(desc.shl(k - 1 - j));
+            let keep = asc.shift_up(j).or(desc.shift_up(k - 1 - j));
             any |= st.restrict_cell(seq[j], keep)?;
         }
     }

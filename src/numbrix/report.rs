@@ -1,5 +1,7 @@
 //! Numbrix sections of the report.
 
+#![allow(clippy::type_complexity)]
+
 use super::studies::*;
 use crate::report::{Check, Section, chart};
 use anyhow::Result;

@@ -1,6 +1,8 @@
 //! Search on top of the ladder: count answers up to a cap, with a node cap that answers
 //! "unknown" (never a guess); and the next-deduction hint.
 
+#![allow(clippy::needless_range_loop)]
+
 use super::bits::Bits;
 use super::board::Board;
 use super::ladder::{Ctx, Outcome, Rung, Rungs, State, Work, climb, climb_observed};
