@@ -1,5 +1,11 @@
 #!/bin/sh
-# Regenerate the numbrix result files. BIN and THREADS_ARG come from the Makefile.
+# Regenerate the Numbrix solver-side result files (the census side is part B's and runs from
+# its own lines). BIN and THREADS_ARG come from the Makefile. Study defaults live in
+# `gridcensus numbrix study --help`; all of them take about a minute on 2 loaded cores.
 set -eu
 BIN=${BIN:-target/release/gridcensus}
-echo "results-numbrix: nothing to regenerate yet"
+for s in parity space pin-wall clues; do
+    $BIN numbrix study $s --seed 2026 --no-progress ${THREADS_ARG:-}
+done
+$BIN numbrix study climb --seed 2026 --no-progress ${THREADS_ARG:-}
+$BIN numbrix study ablation --seed 2026 --no-progress ${THREADS_ARG:-}

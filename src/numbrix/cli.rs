@@ -1,8 +1,13 @@
 //! `gridcensus numbrix ...` subcommands.
 
+use super::board::{Board, format_grid};
 use super::census::cli as census_cli;
+use super::ladder::{Rung, Rungs};
+use super::search::{self, Count, Hint, Limits};
+use crate::engine::cli::{EngineArgs, execute, write_result};
+use crate::error::input_error;
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand, Debug)]
@@ -11,13 +16,374 @@ pub enum NumbrixCmd {
     Census(census_cli::CensusArgs),
     /// Backbite sampler held to exact uniformity.
     Sampler(census_cli::SamplerArgs),
+    /// Solve a board file: count its answers (up to --cap) with the ladder and search, print
+    /// the answer, the per-rung work and, for a non-unique board, a reversal certificate.
+    Solve(SolveArgs),
+    /// The next deduction on a board file: the cell, its number, the rung and the reason.
+    Hint(HintArgs),
+    /// Write the board bank: adversarial irredundant boards, each re-proved unique by the
+    /// ladder with search and by the raw walk engine (`make bank`).
+    Bank(BankArgs),
+    /// A study of write-up 002 through the engine; writes results/numbrix_<study>.csv.
+    Study(StudyArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StudyName {
+    /// Parity law and its odd/even corollary on sampled answers (numbrix_parity.csv).
+    Parity,
+    /// Surviving cell×number pairs after each of the first clues (numbrix_space.csv).
+    Space,
+    /// Cells pinned by each rung, climbing, on random reveals (numbrix_climb.csv).
+    Climb,
+    /// Removal ablation: each rung taken off the full ladder (numbrix_ablation.csv).
+    Ablation,
+    /// Adversarial irredundant and random-until-unique clue sets (numbrix_clues.csv).
+    Clues,
+    /// The pin wall: pin alone needs all but one number (numbrix_pin_wall.csv).
+    PinWall,
+}
+
+#[derive(Args, Debug)]
+pub struct StudyArgs {
+    pub study: StudyName,
+    /// Square sizes (default per study: parity 4-10, space 6,8,10, climb 6-10, ablation 6-10,
+    /// clues 4-10, pin-wall 4,6).
+    #[arg(long)]
+    pub sizes: Option<String>,
+    /// Samples per size (default per study: parity 200, space 100, climb 50, ablation 24,
+    /// clues 100, pin-wall 20).
+    #[arg(long)]
+    pub per_size: Option<u64>,
+    /// Share of numbers revealed at random (climb default 0.2, ablation default 0.2).
+    #[arg(long)]
+    pub reveal: Option<f64>,
+    /// Clues followed by the search-space study.
+    #[arg(long, default_value_t = 8)]
+    pub max_clues: usize,
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BankArgs {
+    /// Square board sizes, e.g. 4-10 or 5,7.
+    #[arg(long, default_value = "4-10")]
+    pub sizes: String,
+    /// Boards per size.
+    #[arg(long, default_value_t = 10)]
+    pub per_size: u64,
+    /// Backbite moves per cell when drawing each answer.
+    #[arg(long, default_value_t = 16)]
+    pub moves_per_cell: u64,
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Directory of the bank (board files and index.csv).
+    #[arg(long, default_value = "examples/numbrix/bank")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Parse "4-10" or "5,7,9" into sizes within lo..=hi.
+pub fn parse_sizes(s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let parse = |x: &str| -> Result<usize> {
+            x.trim()
+                .parse()
+                .map_err(|_| input_error(format!("--sizes: '{x}' is not a size")))
+        };
+        let (a, b) = (parse(a)?, parse(b)?);
+        if a > b || a < lo || b > hi {
+            return Err(input_error(format!(
+                "--sizes: {part} is outside {lo}..{hi} or empty"
+            )));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Board file (plain text grid, '.' for blanks).
+    pub file: PathBuf,
+    /// Rungs on the ladder: comma list of pin,link,ruler,block,edge,probe, or "default".
+    #[arg(long, default_value = "default")]
+    pub rungs: String,
+    /// Stop counting at this many answers.
+    #[arg(long, default_value_t = 2)]
+    pub cap: u64,
+    /// Give up ("unknown") after this many search nodes.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub node_cap: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct HintArgs {
+    /// Board file (plain text grid, '.' for blanks).
+    pub file: PathBuf,
+    /// Rungs on the ladder (see `solve`).
+    #[arg(long, default_value = "default")]
+    pub rungs: String,
+}
+
+pub fn parse_rungs(s: &str) -> Result<Rungs> {
+    Rungs::parse(s).map_err(|e| input_error(format!("--rungs: {e}")))
 }
 
 pub fn run(cmd: NumbrixCmd) -> Result<()> {
     match cmd {
         NumbrixCmd::Census(a) => census_cli::run_census(a),
         NumbrixCmd::Sampler(a) => census_cli::run_sampler(a),
+        NumbrixCmd::Solve(a) => solve(a),
+        NumbrixCmd::Hint(a) => hint(a),
+        NumbrixCmd::Bank(a) => bank(a),
+        NumbrixCmd::Study(a) => study(a),
     }
+}
+
+fn solve(a: SolveArgs) -> Result<()> {
+    let rungs = parse_rungs(&a.rungs)?;
+    if a.cap == 0 || a.node_cap == 0 {
+        return Err(input_error("--cap and --node-cap must be at least 1"));
+    }
+    let board = Board::read(&a.file)?;
+    let start = std::time::Instant::now();
+    let v = search::count(
+        &board,
+        rungs,
+        Limits {
+            cap: a.cap,
+            node_cap: a.node_cap,
+        },
+    );
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "board {}x{}, {} printed numbers; rungs {}",
+        board.rows,
+        board.cols,
+        board.clue_count(),
+        rungs.names()
+    );
+    let verdict = match v.count {
+        Count::Exact(0) => "no answer".to_string(),
+        Count::Exact(1) => "unique answer".to_string(),
+        Count::Exact(k) => format!("{k} answers"),
+        Count::AtLeast(k) => format!("at least {k} answers (cap reached)"),
+        Count::Unknown { found } => {
+            format!(
+                "unknown: node cap hit after {} nodes ({found} answers seen)",
+                v.nodes
+            )
+        }
+    };
+    println!("answers: {verdict}");
+    if let Some(r) = &v.reason {
+        println!("reason: {r}");
+    }
+    if let Some(ans) = v.answers.first() {
+        print!("{}", format_grid(board.rows, board.cols, ans));
+        if v.answers.len() > 1 || !matches!(v.count, Count::Exact(1)) {
+            match super::certificate::find(&board, ans) {
+                Some(cert) => println!(
+                    "reversal certificate: reverse path positions {}..{} for a second answer",
+                    cert.from + 1,
+                    cert.to + 1
+                ),
+                None => println!("reversal certificate: none on this answer"),
+            }
+        }
+    }
+    println!("search nodes: {}; {:.3} ms", v.nodes, secs * 1e3);
+    for r in Rung::all() {
+        if rungs.has(r) {
+            println!(
+                "  {:<6} calls {:>8}  eliminations {:>9}",
+                r.name(),
+                v.work.calls[r as usize],
+                v.work.elims[r as usize]
+            );
+        }
+    }
+    println!(
+        "bookkeeping {} eliminations, {} probes",
+        v.work.bookkeeping(),
+        v.work.probes
+    );
+    Ok(())
+}
+
+fn hint(a: HintArgs) -> Result<()> {
+    let rungs = parse_rungs(&a.rungs)?;
+    let board = Board::read(&a.file)?;
+    match search::hint(&board, rungs) {
+        Hint::Place {
+            cell,
+            value,
+            rung,
+            reason,
+        } => println!(
+            "r{}c{} = {value}  [{}]  {reason}",
+            cell / board.cols + 1,
+            cell % board.cols + 1,
+            rung.name()
+        ),
+        Hint::NoAnswer(r) => println!("no answer: {r}"),
+        Hint::Complete => println!("complete: every cell is printed"),
+        Hint::Stalled { pairs } => println!(
+            "stalled: the ladder ({}) pins no further cell ({pairs} cell×number pairs left); only search goes on",
+            rungs.names()
+        ),
+    }
+    Ok(())
+}
+
+fn bank(a: BankArgs) -> Result<()> {
+    let sizes = parse_sizes(&a.sizes, 2, 16)?;
+    if a.per_size == 0 {
+        return Err(input_error("--per-size must be at least 1"));
+    }
+    let job = super::bank::BankJob {
+        sizes,
+        per_size: a.per_size,
+        moves_per_cell: a.moves_per_cell,
+        seed: a.seed,
+    };
+    let Some((recs, stats)) = execute(&job, &a.engine)? else {
+        return Ok(());
+    };
+    write_bank(&a.out, &recs.0, &stats)
+}
+
+fn write_bank(
+    out: &Path,
+    boards: &[super::bank::BankBoard],
+    stats: &crate::engine::cli::RunStats,
+) -> Result<()> {
+    std::fs::create_dir_all(out)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "file",
+        "rows",
+        "cols",
+        "clues",
+        "grade",
+        "search_count",
+        "search_nodes",
+        "raw_engine_count",
+    ])?;
+    for b in boards {
+        crate::engine::atomic::write_atomic(&out.join(b.file_name()), b.file_text().as_bytes())?;
+        w.write_record([
+            b.file_name(),
+            b.rows.to_string(),
+            b.cols.to_string(),
+            b.clues.to_string(),
+            b.grade.clone(),
+            b.search_count.to_string(),
+            b.search_nodes.to_string(),
+            b.raw_count.map_or("pending".into(), |k| k.to_string()),
+        ])?;
+    }
+    write_result(&out.join("index.csv"), &w.into_inner()?, &[stats])?;
+    stats.cleanup();
+    eprintln!(
+        "bank: {} boards written to {} ({:.1} s on {} threads)",
+        boards.len(),
+        out.display(),
+        stats.elapsed_seconds,
+        stats.threads
+    );
+    Ok(())
+}
+
+fn study(a: StudyArgs) -> Result<()> {
+    use super::studies::*;
+    let (sizes, per) = match a.study {
+        StudyName::Parity => ("4-10", 200),
+        StudyName::Space => ("6,8,10", 100),
+        StudyName::Climb => ("6-10", 50),
+        StudyName::Ablation => ("6-10", 24),
+        StudyName::Clues => ("4-10", 100),
+        StudyName::PinWall => ("4,6", 20),
+    };
+    let sizes = parse_sizes(a.sizes.as_deref().unwrap_or(sizes), 1, 16)?;
+    let per_size = a.per_size.unwrap_or(per);
+    if per_size == 0 {
+        return Err(input_error("--per-size must be at least 1"));
+    }
+    let reveal = a.reveal.unwrap_or(0.2);
+    if !(0.0..=1.0).contains(&reveal) {
+        return Err(input_error("--reveal must lie in 0..1"));
+    }
+    fn go<S: Study>(
+        study: S,
+        sizes: Vec<usize>,
+        per_size: u64,
+        seed: u64,
+        e: &EngineArgs,
+    ) -> Result<()> {
+        let job = StudyJob {
+            study,
+            sizes,
+            per_size,
+            seed,
+        };
+        let Some((recs, stats)) = execute(&job, e)? else {
+            return Ok(());
+        };
+        write_result(&e.results.join(S::FILE), &to_csv(&recs.0)?, &[&stats])?;
+        stats.cleanup();
+        eprintln!(
+            "{}: {} records in {:.1} s on {} threads",
+            S::FILE,
+            recs.0.len(),
+            stats.elapsed_seconds,
+            stats.threads
+        );
+        Ok(())
+    }
+    let (sd, e) = (a.seed, &a.engine);
+    match a.study {
+        StudyName::Parity => go(Parity, sizes, per_size, sd, e),
+        StudyName::Space => go(
+            Space {
+                max_clues: a.max_clues,
+            },
+            sizes,
+            per_size,
+            sd,
+            e,
+        ),
+        StudyName::Climb => go(Climb { reveal }, sizes, per_size, sd, e),
+        StudyName::Ablation => go(Ablation { reveal }, sizes, per_size, sd, e),
+        StudyName::Clues => go(Clues, sizes, per_size, sd, e),
+        StudyName::PinWall => go(PinWall, sizes, per_size, sd, e),
+    }
+}
+
+fn merge_study<S: super::studies::Study>(files: &[PathBuf], results: &Path) -> Result<()> {
+    let (_, recs, stats) = crate::engine::cli::merge::<crate::engine::Records<S::Rec>>(files)?;
+    write_result(
+        &results.join(S::FILE),
+        &super::studies::to_csv(&recs.0)?,
+        &[&stats],
+    )?;
+    Ok(())
+}
+
+fn merge_bank(files: &[PathBuf], results: &Path) -> Result<()> {
+    let (_, recs, stats) =
+        crate::engine::cli::merge::<crate::engine::Records<super::bank::BankBoard>>(files)?;
+    write_bank(&results.join("numbrix_bank"), &recs.0, &stats)
 }
 
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
@@ -25,5 +391,16 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
     if census_cli::merge(kind, files, results)? {
         return Ok(true);
     }
-    Ok(false)
+    use super::studies::*;
+    match kind {
+        "numbrix-bank" => merge_bank(files, results)?,
+        k if k == Parity::KIND => merge_study::<Parity>(files, results)?,
+        k if k == Space::KIND => merge_study::<Space>(files, results)?,
+        k if k == Climb::KIND => merge_study::<Climb>(files, results)?,
+        k if k == Ablation::KIND => merge_study::<Ablation>(files, results)?,
+        k if k == Clues::KIND => merge_study::<Clues>(files, results)?,
+        k if k == PinWall::KIND => merge_study::<PinWall>(files, results)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
 }

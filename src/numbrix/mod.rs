@@ -1,6 +1,15 @@
-//! Numbrix: model, rungs, ladder, search, generator, studies; `census/` holds the raw walk
-//! engine, the frontier counter and the backbite sampler.
+//! Numbrix: model, rungs, ladder, search, reversal certificate, bank and studies; `census/`
+//! holds the raw walk engine, the frontier counter and the backbite sampler.
 
+pub mod bank;
+pub mod bits;
+pub mod board;
 pub mod census;
+pub mod certificate;
 pub mod cli;
+pub mod generate;
+pub mod ladder;
+pub mod path;
 pub mod report;
+pub mod search;
+pub mod studies;

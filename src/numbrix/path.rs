@@ -1,0 +1,100 @@
+//! A small Hamiltonian-path sampler of the solver's own (independent of `census/`): backbite
+//! moves started from the boustrophedon snake. Used to draw answers for the studies and the bank.
+
+use rand::{Rng, RngExt};
+
+/// The boustrophedon snake of a rows×cols grid, as the cell sequence.
+pub fn snake(rows: usize, cols: usize) -> Vec<usize> {
+    let mut p = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for k in 0..cols {
+            let c = if r % 2 == 0 { k } else { cols - 1 - k };
+            p.push(r * cols + c);
+        }
+    }
+    p
+}
+
+/// Apply `moves` backbite moves to `path` (a Hamiltonian path as a cell sequence); returns how
+/// many were accepted (a move is refused when the chosen neighbour is already the next cell).
+pub fn backbite<R: Rng + ?Sized>(
+    rows: usize,
+    cols: usize,
+    path: &mut [usize],
+    moves: u64,
+    rng: &mut R,
+) -> u64 {
+    let n = path.len();
+    if n < 3 {
+        return 0;
+    }
+    let mut pos = vec![0usize; n];
+    for (i, &c) in path.iter().enumerate() {
+        pos[c] = i;
+    }
+    let mut accepted = 0;
+    let mut nb = [0usize; 4];
+    for _ in 0..moves {
+        let front = rng.random_range(0..2u32) == 0;
+        let end = if front { path[0] } else { path[n - 1] };
+        let (r, c) = (end / cols, end % cols);
+        let mut k = 0;
+        if r > 0 {
+            nb[k] = end - cols;
+            k += 1;
+        }
+        if r + 1 < rows {
+            nb[k] = end + cols;
+            k += 1;
+        }
+        if c > 0 {
+            nb[k] = end - 1;
+            k += 1;
+        }
+        if c + 1 < cols {
+            nb[k] = end + 1;
+            k += 1;
+        }
+        let u = nb[rng.random_range(0..k)];
+        let pu = pos[u];
+        let (lo, hi) = if front {
+            if pu == 1 {
+                continue;
+            }
+            (0, pu)
+        } else {
+            if pu == n - 2 {
+                continue;
+            }
+            (pu + 1, n)
+        };
+        path[lo..hi].reverse();
+        for (i, &cell) in path.iter().enumerate().take(hi).skip(lo) {
+            pos[cell] = i;
+        }
+        accepted += 1;
+    }
+    accepted
+}
+
+/// A random answer: the snake after `moves_per_cell × cells` backbite moves; row-major values.
+pub fn random_answer<R: Rng + ?Sized>(
+    rows: usize,
+    cols: usize,
+    moves_per_cell: u64,
+    rng: &mut R,
+) -> Vec<u32> {
+    let mut p = snake(rows, cols);
+    let n = p.len() as u64;
+    backbite(rows, cols, &mut p, moves_per_cell * n, rng);
+    values_of(&p)
+}
+
+/// Row-major values (1..n) of a path given as its cell sequence.
+pub fn values_of(path: &[usize]) -> Vec<u32> {
+    let mut v = vec![0u32; path.len()];
+    for (i, &c) in path.iter().enumerate() {
+        v[c] = i as u32 + 1;
+    }
+    v
+}

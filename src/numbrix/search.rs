@@ -1,0 +1,311 @@
+//! Search on top of the ladder: count answers up to a cap, with a node cap that answers
+//! "unknown" (never a guess); and the next-deduction hint.
+
+#![allow(clippy::needless_range_loop)]
+
+use super::bits::Bits;
+use super::board::Board;
+use super::ladder::{Ctx, Outcome, Rung, Rungs, State, Work, climb, climb_observed};
+
+/// How many answers a board has, as far as the search could tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Exactly this many (the search finished below the cap).
+    Exact(u64),
+    /// At least the cap (the search stopped on reaching it).
+    AtLeast(u64),
+    /// The node cap was hit first; `found` answers were seen so far.
+    Unknown { found: u64 },
+}
+
+impl Count {
+    pub fn is_unique(&self) -> bool {
+        matches!(self, Count::Exact(1))
+    }
+    pub fn describe(&self) -> String {
+        match self {
+            Count::Exact(k) => format!("{k}"),
+            Count::AtLeast(k) => format!(">={k}"),
+            Count::Unknown { found } => format!("unknown (>={found}, node cap hit)"),
+        }
+    }
+}
+
+/// The result of a counting search.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub count: Count,
+    /// Why there is no answer, when the parity law or the root ladder says so.
+    pub reason: Option<String>,
+    /// The answers found (at most the cap), row-major 1..n.
+    pub answers: Vec<Vec<u32>>,
+    /// Search nodes (ladder climbs), including the root.
+    pub nodes: u64,
+    pub work: Work,
+}
+
+/// Search limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Stop after this many answers.
+    pub cap: u64,
+    /// Give up ("unknown") after this many nodes.
+    pub node_cap: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            cap: 2,
+            node_cap: 1_000_000,
+        }
+    }
+}
+
+enum Stop {
+    Cap,
+    Nodes,
+}
+
+struct Searcher<'a> {
+    ctx: &'a Ctx,
+    rungs: Rungs,
+    limits: Limits,
+    nodes: u64,
+    answers: Vec<Vec<u32>>,
+    work: Work,
+}
+
+impl Searcher<'_> {
+    fn dfs(&mut self, mut st: State) -> Result<(), Stop> {
+        self.nodes += 1;
+        if self.nodes > self.limits.node_cap {
+            return Err(Stop::Nodes);
+        }
+        match climb(self.ctx, &mut st, self.rungs, &mut self.work) {
+            Outcome::Dead(_) => return Ok(()),
+            Outcome::Solved => {
+                self.answers.push(st.values());
+                if self.answers.len() as u64 >= self.limits.cap {
+                    return Err(Stop::Cap);
+                }
+                return Ok(());
+            }
+            Outcome::Stalled => {}
+        }
+        // Branch on the smallest choice: a cell's numbers or a number's cells.
+        let mut best_cell = (u32::MAX, 0);
+        for (c, b) in st.cv.iter().enumerate() {
+            let k = b.count();
+            if k > 1 && k < best_cell.0 {
+                best_cell = (k, c);
+            }
+        }
+        let mut best_val = (u32::MAX, 0);
+        for (v, b) in st.vc.iter().enumerate() {
+            let k = b.count();
+            if k > 1 && k < best_val.0 {
+                best_val = (k, v);
+            }
+        }
+        if best_cell.0 == u32::MAX && best_val.0 == u32::MAX {
+            // Fully pinned but the ladder could not confirm it (rungs switched off): verify.
+            return Ok(());
+        }
+        if best_cell.0 <= best_val.0 {
+            let c = best_cell.1;
+            for v in st.cv[c].iter() {
+                let mut t = st.clone();
+                if t.assign(c, v).is_ok() {
+                    self.dfs(t)?;
+                }
+            }
+        } else {
+            let v = best_val.1;
+            for c in st.vc[v].iter() {
+                let mut t = st.clone();
+                if t.assign(c, v).is_ok() {
+                    self.dfs(t)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Count the answers of `board` with the ladder `rungs` at every node.
+pub fn count(board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
+    let ctx = Ctx::of(board);
+    count_in(&ctx, board, rungs, limits)
+}
+
+/// [`count`] with a prepared context (benches, studies).
+pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
+    if let Some(reason) = board.parity_violation() {
+        return Verdict {
+            count: Count::Exact(0),
+            reason: Some(reason),
+            answers: Vec::new(),
+            nodes: 0,
+            work: Work::default(),
+        };
+    }
+    let st = match State::new(board) {
+        Ok(s) => s,
+        Err(d) => {
+            return Verdict {
+                count: Count::Exact(0),
+                reason: Some(d.0.to_string()),
+                answers: Vec::new(),
+                nodes: 0,
+                work: Work::default(),
+            };
+        }
+    };
+    let mut s = Searcher {
+        ctx,
+        rungs,
+        limits,
+        nodes: 0,
+        answers: Vec::new(),
+        work: Work::default(),
+    };
+    let stop = s.dfs(st).err();
+    let found = s.answers.len() as u64;
+    let count = match stop {
+        None => Count::Exact(found),
+        Some(Stop::Cap) => Count::AtLeast(found),
+        Some(Stop::Nodes) => Count::Unknown { found },
+    };
+    Verdict {
+        count,
+        reason: None,
+        answers: s.answers,
+        nodes: s.nodes,
+        work: s.work,
+    }
+}
+
+/// Whether the ladder alone (no search) finishes the board.
+pub fn ladder_finishes(ctx: &Ctx, board: &Board, rungs: Rungs, work: &mut Work) -> bool {
+    if board.parity_violation().is_some() {
+        return false;
+    }
+    match State::new(board) {
+        Ok(mut st) => climb(ctx, &mut st, rungs, work) == Outcome::Solved,
+        Err(_) => false,
+    }
+}
+
+/// The next deduction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// A blank cell the ladder can fill, the rung that pinned it and why.
+    Place {
+        cell: usize,
+        value: u32,
+        rung: Rung,
+        reason: String,
+    },
+    /// The board has no answer.
+    NoAnswer(String),
+    /// Every cell is printed already.
+    Complete,
+    /// The ladder stalls before pinning any new cell: only search goes further.
+    Stalled { pairs: u64 },
+}
+
+/// The next cell the ladder pins (printed cells excluded), with its rung and reason.
+pub fn hint(board: &Board, rungs: Rungs) -> Hint {
+    if let Some(r) = board.parity_violation() {
+        return Hint::NoAnswer(r);
+    }
+    if board.clue_count() == board.n() {
+        return if board.is_answer(&board.givens) {
+            Hint::Complete
+        } else {
+            Hint::NoAnswer("the printed numbers do not form a path".into())
+        };
+    }
+    let ctx = Ctx::of(board);
+    let mut st = match State::new(board) {
+        Ok(s) => s,
+        Err(d) => return Hint::NoAnswer(d.0.into()),
+    };
+    let mut known: Vec<bool> = st.cv.iter().map(|b| b.count() == 1).collect();
+    let mut found: Option<(usize, u32, Rung)> = None;
+    let mut work = Work::default();
+    let outcome = climb_observed(&ctx, &mut st, rungs, &mut work, &mut |r, s| {
+        for c in 0..s.n {
+            if !known[c] && s.cv[c].count() == 1 {
+                found = Some((c, s.cv[c].min().unwrap() as u32 + 1, r));
+                return true;
+            }
+        }
+        // Track cells pinned by a rung in the same call as others, in cell order.
+        for c in 0..s.n {
+            known[c] |= s.cv[c].count() == 1;
+        }
+        false
+    });
+    if let Some((cell, value, rung)) = found {
+        let g = ctx.geo;
+        let reason = explain(board, &g, cell, value, rung);
+        return Hint::Place {
+            cell,
+            value,
+            rung,
+            reason,
+        };
+    }
+    match outcome {
+        Outcome::Dead(d) => Hint::NoAnswer(d.0.into()),
+        _ => Hint::Stalled { pairs: st.pairs() },
+    }
+}
+
+fn explain(
+    board: &Board,
+    g: &super::board::Geometry,
+    cell: usize,
+    value: u32,
+    rung: Rung,
+) -> String {
+    let name = g.name(cell);
+    let n = board.n() as u32;
+    match rung {
+        Rung::Pin => format!(
+            "pin: {value} has no other cell left, or {name} has no other number left (bijection bookkeeping)"
+        ),
+        Rung::Link => {
+            let prev = if value > 1 {
+                format!("{}", value - 1)
+            } else {
+                "-".into()
+            };
+            let next = if value < n {
+                format!("{}", value + 1)
+            } else {
+                "-".into()
+            };
+            format!(
+                "link: {name} must neighbour a home of {prev} and of {next}; no other number survives there (chain rule)"
+            )
+        }
+        Rung::Ruler => format!("ruler: every other number of {name} is out of walking distance"),
+        Rung::Block => format!(
+            "block: a window of consecutive numbers needs exactly its own cells, leaving {name} only {value}"
+        ),
+        Rung::Edge => format!(
+            "edge: the path's degree count forces the edges at {name}, and the run they glue into leaves only {value}"
+        ),
+        Rung::Probe => {
+            format!("probe: every other number at {name} leads the lower rungs to a contradiction")
+        }
+    }
+}
+
+/// Cells (row-major) of a 0-based cell set, for messages.
+pub fn cells_of(b: Bits) -> Vec<usize> {
+    b.iter().collect()
+}
