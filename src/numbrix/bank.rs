@@ -13,11 +13,8 @@ use serde::{Deserialize, Serialize};
 
 /// Adapter to the raw walk engine of `census/` (part B of issue 6):
 /// `crate::numbrix::census::walk::count_solutions(rows, cols, givens, cap) -> u64`.
-/// Until that engine is on this branch the adapter answers `None` ("not run") and the bank
-/// index says `pending`; swap the body for the call once it lands.
 pub fn raw_engine_count(rows: usize, cols: usize, givens: &[u32], cap: u64) -> Option<u64> {
-    let _ = (rows, cols, givens, cap);
-    None
+    Some(crate::numbrix::census::walk::count_solutions(rows, cols, givens, cap))
 }
 
 /// Ladder grades: the smallest prefix of the ladder that finishes a board.
