@@ -18,6 +18,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("cannot create a temp file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
+    // Temp files are created 0600; a result file is for everyone to read, like any other file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot set permissions on {}", path.display()))?;
+    }
     tmp.as_file().sync_all().ok();
     tmp.persist(path)
         .with_context(|| format!("cannot rename temp file onto {}", path.display()))?;

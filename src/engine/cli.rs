@@ -252,3 +252,35 @@ pub fn merge<P: Partial>(files: &[PathBuf]) -> Result<(JobSpec, P, RunStats)> {
     stats.merged_from = files.iter().map(|f| f.display().to_string()).collect();
     Ok((spec, total, stats))
 }
+
+/// Parse an integer list option: "8", a range "1-7", or a list "5,6,8" (ranges allowed inside),
+/// for `--flag`. The result is sorted and deduplicated; every value must lie in `lo..=hi`.
+/// Errors are one-line [`InputError`](crate::error::InputError)s naming the flag.
+pub fn parse_int_list(flag: &str, s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
+    use crate::error::input_error;
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let parse = |x: &str| -> Result<usize> {
+            x.trim()
+                .parse()
+                .map_err(|_| input_error(format!("{flag}: '{}' is not a number", x.trim())))
+        };
+        let (a, b) = (parse(a)?, parse(b)?);
+        for n in [a, b] {
+            if n < lo || n > hi {
+                return Err(input_error(format!(
+                    "{flag} {n} is out of range ({lo} to {hi})"
+                )));
+            }
+        }
+        if a > b {
+            return Err(input_error(format!("{flag}: empty range {a}-{b}")));
+        }
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}

@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod run;
 pub mod seed;
 pub mod shard;
+pub mod table;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 

@@ -73,33 +73,7 @@ pub enum KakurasuCmd {
 
 /// Parse "8", "4-9" or "4,6,8" into sizes within 1..=max.
 pub fn parse_sizes(s: &str, max: usize) -> Result<Vec<usize>> {
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        let part = part.trim();
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (a.trim(), b.trim()),
-            None => (part, part),
-        };
-        let parse = |x: &str| -> Result<usize> {
-            x.parse()
-                .map_err(|_| input_error(format!("--sizes: '{x}' is not a size")))
-        };
-        let (a, b) = (parse(a)?, parse(b)?);
-        for n in [a, b] {
-            if n == 0 || n > max {
-                return Err(input_error(format!(
-                    "--sizes: {n} is out of range (1 to {max})"
-                )));
-            }
-        }
-        if a > b {
-            return Err(input_error(format!("--sizes: empty range {a}-{b}")));
-        }
-        out.extend(a..=b);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    crate::engine::cli::parse_int_list("--sizes", s, 1, max)
 }
 
 pub fn run(cmd: KakurasuCmd) -> Result<()> {

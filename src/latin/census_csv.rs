@@ -21,16 +21,8 @@ pub fn read_census(path: &Path) -> Result<CensusTable> {
     if !path.exists() {
         return Ok(table);
     }
-    let mut rdr = csv::Reader::from_path(path)
-        .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
-    let headers = rdr.headers()?.clone();
-    if headers.iter().collect::<Vec<_>>() != ["order", "intercalates", "reduced_squares"] {
-        return Err(input_error(format!(
-            "{} has unexpected columns {:?}",
-            path.display(),
-            headers
-        )));
-    }
+    let mut rdr =
+        crate::engine::table::open_checked(path, &["order", "intercalates", "reduced_squares"])?;
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
         let parse = |j: usize| -> Result<u64> {

@@ -27,33 +27,7 @@ pub enum LatinCmd {
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
 pub fn parse_orders(s: &str) -> Result<Vec<usize>> {
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        let part = part.trim();
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (a.trim(), b.trim()),
-            None => (part, part),
-        };
-        let parse = |x: &str| -> Result<usize> {
-            x.parse()
-                .map_err(|_| input_error(format!("--orders: '{x}' is not an order")))
-        };
-        let (a, b) = (parse(a)?, parse(b)?);
-        for n in [a, b] {
-            if n == 0 || n > MAX_ORDER {
-                return Err(input_error(format!(
-                    "--order {n} is out of range: the census covers orders 1 to {MAX_ORDER}"
-                )));
-            }
-        }
-        if a > b {
-            return Err(input_error(format!("--orders: empty range {a}-{b}")));
-        }
-        out.extend(a..=b);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    crate::engine::cli::parse_int_list("--orders", s, 1, MAX_ORDER)
 }
 
 pub fn run(cmd: LatinCmd) -> Result<()> {

@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 /// Adapter to the raw walk engine of `census/` (part B of issue 6):
 /// `crate::numbrix::census::walk::count_solutions(rows, cols, givens, cap) -> u64`.
 pub fn raw_engine_count(rows: usize, cols: usize, givens: &[u32], cap: u64) -> Option<u64> {
-    Some(crate::numbrix::census::walk::count_solutions(rows, cols, givens, cap))
+    Some(crate::numbrix::census::walk::count_solutions(
+        rows, cols, givens, cap,
+    ))
 }
 
 /// Ladder grades: the smallest prefix of the ladder that finishes a board.

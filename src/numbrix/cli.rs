@@ -89,26 +89,7 @@ pub struct BankArgs {
 
 /// Parse "4-10" or "5,7,9" into sizes within lo..=hi.
 pub fn parse_sizes(s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
-    let mut out = Vec::new();
-    for part in s.split(',') {
-        let part = part.trim();
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let parse = |x: &str| -> Result<usize> {
-            x.trim()
-                .parse()
-                .map_err(|_| input_error(format!("--sizes: '{x}' is not a size")))
-        };
-        let (a, b) = (parse(a)?, parse(b)?);
-        if a > b || a < lo || b > hi {
-            return Err(input_error(format!(
-                "--sizes: {part} is outside {lo}..{hi} or empty"
-            )));
-        }
-        out.extend(a..=b);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    crate::engine::cli::parse_int_list("--sizes", s, lo, hi)
 }
 
 #[derive(Args, Debug)]

@@ -364,16 +364,7 @@ pub fn census_csv(table: &CensusTable) -> Vec<u8> {
 
 /// Read `numbrix_census.csv`.
 pub fn read_census(path: &Path) -> Result<CensusTable> {
-    let mut rdr = csv::Reader::from_path(path)
-        .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
-    let headers = rdr.headers()?.clone();
-    if headers.iter().collect::<Vec<_>>() != HEADER {
-        return Err(input_error(format!(
-            "{} has unexpected columns {:?}",
-            path.display(),
-            headers
-        )));
-    }
+    let mut rdr = crate::engine::table::open_checked(path, &HEADER)?;
     let mut table = CensusTable::new();
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
