@@ -16,7 +16,8 @@ pub fn snake(rows: usize, cols: usize) -> Vec<usize> {
 }
 
 /// Apply `moves` backbite moves to `path` (a Hamiltonian path as a cell sequence); returns how
-/// many were accepted (a move is refused when the chosen neighbour is already the next cell).
+/// many were accepted (a move is refused when the chosen direction leaves the grid or its cell
+/// is already the next cell along).
 pub fn backbite<R: Rng + ?Sized>(
     rows: usize,
     cols: usize,
@@ -33,29 +34,20 @@ pub fn backbite<R: Rng + ?Sized>(
         pos[c] = i;
     }
     let mut accepted = 0;
-    let mut nb = [0usize; 4];
     for _ in 0..moves {
         let front = rng.random_range(0..2u32) == 0;
         let end = if front { path[0] } else { path[n - 1] };
+        // The compass move: one of the four directions uniformly, a step off the grid refused.
+        // (Picking uniformly among the end's *grid* neighbours, as the write-up does, weights
+        // each path by the degrees of its ends and is not uniform: see census/backbite.rs.)
         let (r, c) = (end / cols, end % cols);
-        let mut k = 0;
-        if r > 0 {
-            nb[k] = end - cols;
-            k += 1;
-        }
-        if r + 1 < rows {
-            nb[k] = end + cols;
-            k += 1;
-        }
-        if c > 0 {
-            nb[k] = end - 1;
-            k += 1;
-        }
-        if c + 1 < cols {
-            nb[k] = end + 1;
-            k += 1;
-        }
-        let u = nb[rng.random_range(0..k)];
+        let u = match rng.random_range(0..4u32) {
+            0 if r > 0 => end - cols,
+            1 if r + 1 < rows => end + cols,
+            2 if c > 0 => end - 1,
+            3 if c + 1 < cols => end + 1,
+            _ => continue,
+        };
         let pu = pos[u];
         let (lo, hi) = if front {
             if pu == 1 {
