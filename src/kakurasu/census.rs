@@ -350,46 +350,15 @@ pub type CensusTable = BTreeMap<usize, Histogram>;
 
 /// Read the fibre histogram file; missing = empty, malformed = `InputError`.
 pub fn read_fibres(path: &Path) -> Result<CensusTable> {
-    let mut table = CensusTable::new();
-    if !path.exists() {
-        return Ok(table);
-    }
-    let mut rdr =
-        crate::engine::table::open_checked(path, &["n", "shadings_per_vector", "target_vectors"])?;
-    for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let p = |j: usize| -> Result<u64> {
-            rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
-                input_error(format!(
-                    "{} line {}: field {} is not an integer",
-                    path.display(),
-                    i + 2,
-                    j + 1
-                ))
-            })
-        };
-        table
-            .entry(p(0)? as usize)
-            .or_default()
-            .add(p(1)? as usize, p(2)?);
-    }
-    Ok(table)
+    crate::engine::table::read_histograms(path, &FIBRES_COLUMNS)
 }
 
 pub fn fibres_csv(table: &CensusTable) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["n", "shadings_per_vector", "target_vectors"])
-        .unwrap();
-    for (n, h) in table {
-        for (k, &c) in h.0.iter().enumerate() {
-            if c > 0 {
-                w.write_record([n.to_string(), k.to_string(), c.to_string()])
-                    .unwrap();
-            }
-        }
-    }
-    w.into_inner().expect("in-memory writer")
+    crate::engine::table::histograms_csv(&FIBRES_COLUMNS, table)
 }
+
+/// Columns of `kakurasu_census_fibres.csv`.
+pub const FIBRES_COLUMNS: [&str; 3] = ["n", "shadings_per_vector", "target_vectors"];
 
 pub const CENSUS_COLUMNS: [&str; 8] = [
     "n",

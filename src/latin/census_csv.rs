@@ -4,7 +4,6 @@
 //! computed and keeps the others, so `make census` (orders 1–7) keeps a committed order 8.
 
 use crate::engine::Histogram;
-use crate::error::input_error;
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -17,44 +16,15 @@ pub type CensusTable = BTreeMap<usize, Histogram>;
 
 /// Read `latin_census.csv`; a missing file is an empty table, a malformed one an error.
 pub fn read_census(path: &Path) -> Result<CensusTable> {
-    let mut table = CensusTable::new();
-    if !path.exists() {
-        return Ok(table);
-    }
-    let mut rdr =
-        crate::engine::table::open_checked(path, &["order", "intercalates", "reduced_squares"])?;
-    for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let parse = |j: usize| -> Result<u64> {
-            rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
-                input_error(format!(
-                    "{} line {}: field {} is not an integer",
-                    path.display(),
-                    i + 2,
-                    j + 1
-                ))
-            })
-        };
-        let (order, k, count) = (parse(0)? as usize, parse(1)? as usize, parse(2)?);
-        table.entry(order).or_default().add(k, count);
-    }
-    Ok(table)
+    crate::engine::table::read_histograms(path, &CENSUS_COLUMNS)
 }
+
+/// Columns of `latin_census.csv`.
+pub const CENSUS_COLUMNS: [&str; 3] = ["order", "intercalates", "reduced_squares"];
 
 /// Bytes of `latin_census.csv` for a table.
 pub fn census_csv(table: &CensusTable) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["order", "intercalates", "reduced_squares"])
-        .unwrap();
-    for (order, hist) in table {
-        for (k, &c) in hist.0.iter().enumerate() {
-            if c > 0 {
-                w.write_record([order.to_string(), k.to_string(), c.to_string()])
-                    .unwrap();
-            }
-        }
-    }
-    w.into_inner().expect("in-memory writer")
+    crate::engine::table::histograms_csv(&CENSUS_COLUMNS, table)
 }
 
 /// Summary figures of one order's histogram.
