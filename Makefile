@@ -22,7 +22,7 @@ build:
 
 census: build
 	$(BIN) latin census --orders 1-$(ORDER) $(THREADS_ARG)
-	$(BIN) report
+	$(BIN) report --complete
 
 test:
 	$(CARGO) test --lib --bins --tests --no-fail-fast
@@ -32,10 +32,10 @@ bench:
 	$(CARGO) bench
 
 report: build
-	$(BIN) report
+	$(BIN) report --complete
 
 results: build results-latin results-calcudoku results-numbrix results-kakurasu
-	$(BIN) report
+	$(BIN) report --complete
 
 results-latin: build
 	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/results-latin.sh

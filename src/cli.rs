@@ -41,11 +41,15 @@ pub enum Command {
         #[arg(long, default_value = "results")]
         results: PathBuf,
     },
-    /// Check results/ against published counts; write results/REPORT.md and charts.
+    /// Check a results directory against published counts; write DIR/REPORT.md and charts.
     Report {
-        /// Directory of result files.
+        /// Directory of result files (default: results). Only this directory is read.
         #[arg(long, default_value = "results")]
         results: PathBuf,
+        /// Fail when a result family is absent (what `make report` and CI use); without it,
+        /// absent families are listed and only the present ones are checked.
+        #[arg(long)]
+        complete: bool,
     },
 }
 
@@ -56,7 +60,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Numbrix(c) => crate::numbrix::cli::run(c),
         Command::Kakurasu(c) => crate::kakurasu::cli::run(c),
         Command::Merge { files, results } => merge(&files, &results),
-        Command::Report { results } => crate::report::into_result(crate::report::run(&results)?),
+        Command::Report { results, complete } => {
+            crate::report::into_result(crate::report::run(&results, complete)?)
+        }
     }
 }
 

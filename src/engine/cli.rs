@@ -284,3 +284,56 @@ pub fn parse_int_list(flag: &str, s: &str, lo: usize, hi: usize) -> Result<Vec<u
     out.dedup();
     Ok(out)
 }
+
+/// Parse a board-size list option: "6" or "4-7" (square boards 6x6, 4x4..7x7), or explicit
+/// rectangles "4x4,6x8" (rows x columns); the forms mix ("4-5,3x6"). Sorted, deduplicated;
+/// every side must lie in `lo..=hi`. Errors are one-line input errors naming the flag.
+pub fn parse_sizes(flag: &str, s: &str, lo: usize, hi: usize) -> Result<Vec<(usize, usize)>> {
+    use crate::error::input_error;
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        if let Some((r, c)) = part.split_once(['x', 'X']) {
+            let parse = |x: &str| -> Result<usize> {
+                let v: usize = x
+                    .trim()
+                    .parse()
+                    .map_err(|_| input_error(format!("{flag}: '{}' is not a number", x.trim())))?;
+                if v < lo || v > hi {
+                    return Err(input_error(format!(
+                        "{flag}: side {v} is out of range ({lo} to {hi})"
+                    )));
+                }
+                Ok(v)
+            };
+            out.push((parse(r)?, parse(c)?));
+        } else {
+            for n in parse_int_list(flag, part, lo, hi)? {
+                out.push((n, n));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// The one default master seed of every job and generator.
+pub const DEFAULT_SEED: u64 = 1;
+/// The one default search node cap (per decision) of every solver; 0 is refused.
+pub const DEFAULT_NODE_CAP: u64 = 1_000_000;
+
+#[cfg(test)]
+mod size_tests {
+    use super::parse_sizes;
+    #[test]
+    fn sizes_forms() {
+        assert_eq!(
+            parse_sizes("--sizes", "4-5,3x6", 1, 20).unwrap(),
+            vec![(3, 6), (4, 4), (5, 5)]
+        );
+        assert_eq!(parse_sizes("--sizes", "6", 1, 20).unwrap(), vec![(6, 6)]);
+        assert!(parse_sizes("--sizes", "0x4", 1, 20).is_err());
+        assert!(parse_sizes("--sizes", "4xq", 1, 20).is_err());
+    }
+}
