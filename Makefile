@@ -4,6 +4,7 @@
 #   make test              the whole test suite (optimised test profile)
 #   make bench             criterion benches of every census, sampler and rung
 #   make report            check results/ against published counts; write results/REPORT.md
+#   make perf              measure the headline figures into results/perf.csv (idle machine)
 #   make results           regenerate every committed CSV under results/, then the report
 
 CARGO   ?= cargo
@@ -12,7 +13,7 @@ THREADS ?=
 BIN     := target/release/gridcensus
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
 
-.PHONY: all build census test bench report results results-latin results-calcudoku \
+.PHONY: all build census test bench perf report results results-latin results-calcudoku \
         results-numbrix results-kakurasu bank clean
 
 all: build
@@ -24,9 +25,14 @@ census: build
 	$(BIN) latin census --orders 1-$(ORDER) $(THREADS_ARG)
 	$(BIN) report --complete
 
+# The benches are compiled in the test profile too (`--benches --no-run`), so the dependency
+# tree is built once for the whole command, not once more for `cargo check`.
 test:
 	$(CARGO) test --lib --bins --tests --no-fail-fast
-	$(CARGO) check --benches --quiet
+	$(CARGO) test --benches --no-run --quiet
+
+perf: build
+	BIN=$(BIN) sh scripts/perf.sh
 
 bench:
 	$(CARGO) bench

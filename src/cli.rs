@@ -72,6 +72,16 @@ fn merge(files: &[PathBuf], results: &std::path::Path) -> Result<()> {
         .first()
         .ok_or_else(|| input_error("merge needs at least one partial file"))?;
     let kind = read_header(first)?.spec.kind;
+    for f in &files[1..] {
+        let other = read_header(f)?.spec.kind;
+        if other != kind {
+            return Err(input_error(format!(
+                "partial files are from different job kinds: {} is '{kind}', {} is '{other}'",
+                first.display(),
+                f.display()
+            )));
+        }
+    }
     type MergeFn = fn(&str, &[PathBuf], &std::path::Path) -> Result<bool>;
     let handlers: [MergeFn; 4] = [
         crate::latin::cli::merge,
@@ -88,4 +98,32 @@ fn merge(files: &[PathBuf], results: &std::path::Path) -> Result<()> {
         "{}: unknown job kind '{kind}'",
         first.display()
     )))
+}
+
+/// A clap usage error as one line: the problem, then the usage hint.
+pub fn usage_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut problem = String::new();
+    let mut usage = String::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("error:") {
+            problem = rest.trim().to_string();
+        } else if let Some(rest) = l.strip_prefix("Usage:") {
+            usage = rest.trim().to_string();
+        } else if problem.is_empty() || l.is_empty() || l.starts_with("For more information") {
+            continue;
+        } else if usage.is_empty() && !l.starts_with("tip:") {
+            problem.push(' ');
+            problem.push_str(l);
+        }
+    }
+    if problem.is_empty() {
+        problem = text.lines().next().unwrap_or("invalid arguments").to_string();
+    }
+    if usage.is_empty() {
+        format!("{problem} (see --help)")
+    } else {
+        format!("{problem} (usage: {usage}; see --help)")
+    }
 }

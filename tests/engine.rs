@@ -162,10 +162,20 @@ fn merge_refuses_missing_duplicate_mismatched_and_corrupt_partials() {
         "{e}"
     );
 
-    // A partial whose unit list was tampered with (a unit removed) is refused.
+    // A partial whose unit list was tampered with (a unit removed) is refused by its checksum;
+    // with the checksum recomputed, by its unit list.
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     v["units"].as_array_mut().unwrap().pop();
     let short = dir.path().join("short");
+    std::fs::write(&short, v.to_string()).unwrap();
+    let e = err(&[a0.clone(), short.clone()]);
+    assert!(
+        is_input_error(&e) && e.to_string().contains("checksum"),
+        "{e}"
+    );
+    v["checksum"] = serde_json::Value::String(gridcensus::engine::shard::fnv64(
+        v["units"].to_string().as_bytes(),
+    ));
     std::fs::write(&short, v.to_string()).unwrap();
     let e = err(&[a0.clone(), short]);
     assert!(

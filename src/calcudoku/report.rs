@@ -88,11 +88,34 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
         tnu += t.nonunique_shown;
         tex += t.flip_explained_shown;
     }
-    s.checks.push(Check::new(
-        "rows present",
-        !rows.is_empty(),
-        format!("{} rows", rows.len()),
+    // Every (order, largest cage) row the manifest's runs computed must still be there.
+    let mut expected = Vec::new();
+    for sp in crate::report::recorded_specs(results, AGREE_FILE) {
+        let list = |k: &str| -> Vec<u64> {
+            sp.params[k]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_u64()).collect())
+                .unwrap_or_default()
+        };
+        for o in list("orders") {
+            for c in list("max_cages") {
+                expected.push((o as usize, c as usize));
+            }
+        }
+    }
+    expected.sort_unstable();
+    expected.dedup();
+    let missing: Vec<String> = expected
+        .iter()
+        .filter(|(o, c)| !rows.iter().any(|t| t.order == *o && t.max_cage == *c))
+        .map(|(o, c)| format!("order {o} largest cage {c}"))
+        .collect();
+    s.checks.push(Check::rows_present(
+        "every row the manifest records is present",
+        expected.len(),
+        &missing,
     ));
+
     let _ = write!(
         s.body,
         "\nOverall: {tb} boards; unique {tus} with signs shown and {tuh} hidden (hiding costs \

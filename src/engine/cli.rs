@@ -32,6 +32,10 @@ pub struct EngineArgs {
     /// Never draw a progress bar (it is drawn only when stderr is a terminal anyway).
     #[arg(long)]
     pub no_progress: bool,
+    /// Replace a manifest beside a result file that is unreadable or describes another file
+    /// (default: refuse with exit 2 and write nothing).
+    #[arg(long)]
+    pub replace_manifest: bool,
 }
 
 impl Default for EngineArgs {
@@ -44,6 +48,7 @@ impl Default for EngineArgs {
             partial_out: None,
             results: PathBuf::from("results"),
             no_progress: false,
+            replace_manifest: false,
         }
     }
 }
@@ -82,6 +87,10 @@ impl EngineArgs {
     /// Validate the options that can be checked before any work starts.
     pub fn validate(&self) -> Result<()> {
         super::run::resolve_threads(self.threads)?;
+        super::manifest::allow_replacing_foreign(self.replace_manifest);
+        // Complete (or roll back) a group write that a killed run left in the results
+        // directory, before this run reads any of its files.
+        super::atomic::recover_dir(&self.results)?;
         Ok(())
     }
 }
@@ -98,15 +107,17 @@ fn refuse_other_unfinished(args: &EngineArgs, spec: &JobSpec, journal: &Path) ->
         return Ok(());
     };
     let suffix = format!("{}.jsonl", shard_suffix(args.shard));
+    let our_shard = args.shard.unwrap_or(Shard::WHOLE);
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(rest) = name.strip_prefix(&format!("{}-", spec.kind)) else {
             continue;
         };
-        // `<kind>-<16 hex digest><suffix>`: the digest is exactly 16 hex digits.
-        if rest.len() != 16 + suffix.len() || !rest.ends_with(&suffix) {
+        // `<kind>-<16 hex digest>[-shard-I-of-N].jsonl`: the digest is exactly 16 hex digits.
+        if rest.len() < 16 + ".jsonl".len() || !rest.ends_with(".jsonl") {
             continue;
         }
+        let same_split = rest.len() == 16 + suffix.len() && rest.ends_with(&suffix);
         let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
         let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
         let Some(Ok(header)) = lines.next().map(serde_json::from_str::<serde_json::Value>) else {
@@ -115,15 +126,29 @@ fn refuse_other_unfinished(args: &EngineArgs, spec: &JobSpec, journal: &Path) ->
         let Ok(other) = serde_json::from_value::<JobSpec>(header["spec"].clone()) else {
             continue;
         };
-        if other == *spec {
-            continue;
-        }
         let total = header["units_total"].as_u64().unwrap_or(0);
         let shard: Shard = serde_json::from_value(header["shard"].clone()).unwrap_or(Shard::WHOLE);
-        let done = lines
+        let done_units = text
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .skip(1)
             .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
             .count() as u64;
-        if done < shard.units(total).count() as u64 {
+        let unfinished = done_units < shard.units(total).count() as u64;
+        if other == *spec {
+            if shard.count != our_shard.count && unfinished {
+                return Err(crate::error::input_error(format!(
+                    "cannot resume shard {}: the unfinished journal {} splits this job differently (shard {shard}); resume it with that split, or rerun without --resume to start over",
+                    our_shard,
+                    entry.path().display(),
+                )));
+            }
+            continue;
+        }
+        if !same_split {
+            continue;
+        }
+        if unfinished {
             return Err(crate::error::input_error(format!(
                 "cannot resume: the unfinished journal {} is for other parameters ({} {}); rerun with those parameters, or without --resume to start over",
                 entry.path().display(),
@@ -239,9 +264,47 @@ pub fn write_result_keeping(
     stats: &[&RunStats],
     keep: impl Fn(&JobSpec) -> bool,
 ) -> Result<()> {
-    let manifest = Manifest::upsert(path, stats.iter().map(|s| s.record()).collect(), keep);
-    super::atomic::write_atomic(path, bytes)?;
-    manifest.write_beside(path)
+    write_results_keeping(&[(path.to_path_buf(), bytes.to_vec())], stats, keep)
+}
+
+/// Write result files (all in one directory) and their manifests as one atomic group: after a
+/// kill, the next writer completes or rolls back the whole group, so sibling files (a census and
+/// its summary) and their manifests always agree. A result whose bytes equal the file already
+/// there (with a readable manifest) is left untouched, manifest included, and said so. An
+/// unreadable or foreign manifest is refused before anything is written.
+pub fn write_results_keeping(
+    files: &[(PathBuf, Vec<u8>)],
+    stats: &[&RunStats],
+    keep: impl Fn(&JobSpec) -> bool,
+) -> Result<()> {
+    let mut group = Vec::new();
+    for (path, bytes) in files {
+        let manifest =
+            Manifest::upsert_checked(path, stats.iter().map(|s| s.record()).collect(), &keep)?;
+        let same_bytes = std::fs::read(path).is_ok_and(|old| old == *bytes);
+        let recorded = Manifest::read_beside(path).is_some_and(|m| {
+            stats
+                .iter()
+                .all(|s| m.runs.iter().any(|r| r.spec == s.spec))
+        });
+        if same_bytes && recorded {
+            eprintln!(
+                "unchanged: {} (same bytes; result and manifest left as they are)",
+                path.display()
+            );
+            continue;
+        }
+        if same_bytes {
+            eprintln!(
+                "unchanged: {} (same bytes; its manifest now records this run)",
+                path.display()
+            );
+        } else {
+            group.push((path.clone(), bytes.clone()));
+        }
+        group.push((Manifest::path_for(path), manifest.to_bytes()?));
+    }
+    super::atomic::write_atomic_group(&group)
 }
 
 /// Merge partial files of job type `J` and return the total with stats for the manifest.

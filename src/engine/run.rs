@@ -136,9 +136,18 @@ struct JournalLine<P> {
     partial: P,
 }
 
+/// The most worker threads a run accepts: 4 per core, at least 16.
+pub fn max_threads() -> usize {
+    (4 * num_cpus::get()).max(16)
+}
+
 pub fn resolve_threads(threads: Option<usize>) -> Result<usize> {
     match threads {
         Some(0) => Err(input_error("--threads must be at least 1")),
+        Some(n) if n > max_threads() => Err(input_error(format!(
+            "--threads {n} is above the limit of {} (4 per core, at least 16)",
+            max_threads()
+        ))),
         Some(n) => Ok(n),
         None => Ok(num_cpus::get().max(1)),
     }
@@ -234,7 +243,8 @@ pub fn run<J: Job>(job: &J, opts: &RunOptions) -> Result<RunOutcome<J::Partial>>
     let mut journal = match &opts.journal {
         Some(path) => {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create directory {}", dir.display()))?;
             }
             let mut text = serde_json::to_string(&header)? + "\n";
             for (u, p) in &done {
@@ -245,7 +255,10 @@ pub fn run<J: Job>(job: &J, opts: &RunOptions) -> Result<RunOutcome<J::Partial>>
                 text.push('\n');
             }
             super::atomic::write_atomic_str(path, &text)?;
-            let f = OpenOptions::new().append(true).open(path)?;
+            let f = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open journal {}", path.display()))?;
             Some(std::io::BufWriter::new(f))
         }
         None => None,

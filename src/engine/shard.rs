@@ -20,7 +20,25 @@ pub struct PartialFile<P> {
     pub spec: JobSpec,
     pub shard: Shard,
     pub units_total: u64,
+    /// FNV-1a 64 digest of the JSON of `units`: a partial whose payload was altered after it was
+    /// written (a doctored or corrupted count) is refused at merge.
+    #[serde(default)]
+    pub checksum: String,
     pub units: Vec<(u64, P)>,
+}
+
+/// FNV-1a 64 as 16 hex digits.
+pub fn fnv64(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn units_checksum<P: Serialize>(units: &[(u64, P)]) -> Result<String> {
+    Ok(fnv64(serde_json::to_string(units)?.as_bytes()))
 }
 
 /// Header-only view, to learn a partial file's job kind before knowing its partial type.
@@ -39,12 +57,14 @@ pub fn write_partial_file<P: Partial>(
     units_total: u64,
     partials: BTreeMap<u64, P>,
 ) -> Result<()> {
+    let units: Vec<(u64, P)> = partials.into_iter().collect();
     let file = PartialFile {
         format: PARTIAL_FORMAT.to_string(),
         spec: spec.clone(),
         shard,
         units_total,
-        units: partials.into_iter().collect(),
+        checksum: units_checksum(&units)?,
+        units,
     };
     let text = serde_json::to_string(&file)? + "\n";
     atomic::write_atomic_str(path, &text)
@@ -75,18 +95,21 @@ pub fn read_header(path: &Path) -> Result<PartialHeader> {
 }
 
 pub fn read_partial_file<P: Partial>(path: &Path) -> Result<PartialFile<P>> {
+    let header = read_header(path)?;
     let text = read_text(path)?;
     let f: PartialFile<P> = serde_json::from_str(&text).map_err(|e| {
         input_error(format!(
-            "corrupt or truncated partial file {}: {e}",
-            path.display()
+            "partial file {} ({} job) has a payload that does not read as that job's units: {e}",
+            path.display(),
+            header.spec.kind
         ))
     })?;
-    if f.format != PARTIAL_FORMAT {
+    let sum = units_checksum(&f.units)?;
+    if f.checksum != sum {
         bail!(input_error(format!(
-            "{} is not a gridcensus partial file (format {})",
+            "partial file {} fails its checksum (recorded {}, payload {sum}): it was altered or corrupted after it was written; rerun that shard",
             path.display(),
-            f.format
+            if f.checksum.is_empty() { "none" } else { &f.checksum }
         )));
     }
     Ok(f)
@@ -106,15 +129,26 @@ pub fn merge_files<P: Partial>(paths: &[PathBuf]) -> Result<(JobSpec, u64, P)> {
         match &spec {
             None => spec = Some((f.spec.clone(), f.shard.count, f.units_total, path.clone())),
             Some((s, count, total, first)) => {
-                if *s != f.spec || *total != f.units_total {
+                if *s != f.spec {
                     bail!(input_error(format!(
-                        "partial files are from different jobs: {} is {} {}, {} is {} {}",
+                        "partial files are from different jobs: {} is {} {} (seed {}), {} is {} {} (seed {})",
                         first.display(),
                         s.kind,
                         s.params,
+                        s.seed,
                         path.display(),
                         f.spec.kind,
-                        f.spec.params
+                        f.spec.params,
+                        f.spec.seed
+                    )));
+                }
+                if *total != f.units_total {
+                    bail!(input_error(format!(
+                        "partial files disagree on the job's unit count: {} says {} units, {} says {} (made by different versions of the tool?)",
+                        first.display(),
+                        total,
+                        path.display(),
+                        f.units_total
                     )));
                 }
                 if *count != f.shard.count {

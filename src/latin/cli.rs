@@ -2,7 +2,7 @@
 
 use super::census::{CensusJob, MAX_ORDER};
 use super::census_csv::{CENSUS_FILE, SUMMARY_FILE, census_csv, read_census, summary_csv};
-use crate::engine::cli::{EngineArgs, RunStats, execute, write_result_keeping};
+use crate::engine::cli::{EngineArgs, RunStats, execute, write_results_keeping};
 use crate::engine::{Histogram, Job};
 use crate::error::input_error;
 use anyhow::Result;
@@ -81,10 +81,13 @@ fn write_tables(
                 .as_u64()
                 .is_some_and(|n| table.contains_key(&(n as usize)))
     };
-    write_result_keeping(&results.join(CENSUS_FILE), &census_csv(table), &refs, keep)?;
-    write_result_keeping(
-        &results.join(SUMMARY_FILE),
-        &summary_csv(table),
+    // The census and its summary are written as one group: after a kill they are both new or
+    // both old.
+    write_results_keeping(
+        &[
+            (results.join(CENSUS_FILE), census_csv(table)),
+            (results.join(SUMMARY_FILE), summary_csv(table)),
+        ],
         &refs,
         keep,
     )?;

@@ -1,6 +1,6 @@
 //! Latin sections of the report: the census held to OEIS and to the write-up's table.
 
-use super::census_csv::{CENSUS_FILE, read_census, summarize};
+use super::census_csv::{CENSUS_FILE, SUMMARY_FILE, read_census, summarize, summary_csv};
 use crate::reference::*;
 use crate::report::{Chart, Check, Section, chart};
 use anyhow::Result;
@@ -23,13 +23,45 @@ pub fn census_sections(results: &Path) -> Result<Vec<Section>> {
          | order | reduced squares | all squares | mean intercalates | share without | max | distinct counts |\n\
          | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
+    // The orders the file must hold: those its manifest says were computed (every order of the
+    // committed census when there is no manifest).
+    let mut expected: Vec<usize> = crate::report::recorded_specs(results, CENSUS_FILE)
+        .iter()
+        .filter(|sp| sp.kind == "latin-census")
+        .filter_map(|sp| sp.params["order"].as_u64().map(|n| n as usize))
+        .collect();
+    if expected.is_empty() {
+        expected = (1..=super::census::MAX_ORDER).collect();
+    }
+    expected.sort_unstable();
+    expected.dedup();
+    let missing: Vec<String> = expected
+        .iter()
+        .filter(|n| !table.contains_key(n))
+        .map(|n| format!("order {n}"))
+        .collect();
+    s.checks.push(Check::rows_present(
+        "every order the manifest records is in the census",
+        expected.len(),
+        &missing,
+    ));
+    // The summary is derived from the census: it must be exactly what the census gives.
+    let summary_path = results.join(SUMMARY_FILE);
+    let summary_ok = std::fs::read(&summary_path).is_ok_and(|b| b == summary_csv(&table));
+    s.checks.push(Check::new(
+        "summary file equals the summary of the census",
+        summary_ok,
+        if summary_ok {
+            format!("{SUMMARY_FILE} matches {CENSUS_FILE} row for row")
+        } else {
+            format!(
+                "{} is missing or differs from the summary of {CENSUS_FILE}",
+                summary_path.display()
+            )
+        },
+    ));
     for n in 1..=super::census::MAX_ORDER {
         let Some(hist) = table.get(&n) else {
-            s.checks.push(Check::new(
-                format!("order {n} present"),
-                false,
-                "missing: run `make census ORDER=8`",
-            ));
             continue;
         };
         let m = summarize(n, hist);

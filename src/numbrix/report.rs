@@ -12,7 +12,6 @@ use std::path::Path;
 pub fn sections(results: &Path) -> Result<Vec<Section>> {
     let mut out = Vec::new();
     out.extend(super::census::report::sections(results)?);
-    out.push(bank_section(results)?);
     out.push(parity_section(results)?);
     out.push(space_section(results)?);
     out.push(climb_section(results)?);
@@ -47,15 +46,43 @@ fn load<T: serde::de::DeserializeOwned>(
     Ok(Ok(read_records(&path)?))
 }
 
+/// The bank's index as a result file (a copy of `<bank dir>/index.csv`).
+pub const BANK_FILE: &str = "numbrix_bank.csv";
+
+pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
+    Ok(vec![bank_section(results)?])
+}
+
 fn bank_section(results: &Path) -> Result<Section> {
     let title = "Numbrix: the board bank";
-    let base = results.parent().unwrap_or(Path::new("."));
-    let path = base.join("examples/numbrix/bank/index.csv");
+    let path = results.join(BANK_FILE);
     if !path.exists() {
         return Ok(Section::missing(title, &path));
     }
     let rows = crate::report::read_csv(&path)?;
     let mut s = Section::new(title);
+    // Every board the manifest's run made (per size) must be in the index.
+    let mut expected = 0usize;
+    let mut missing = Vec::new();
+    for sp in crate::report::recorded_specs(results, BANK_FILE) {
+        let per = sp.params["per_size"].as_u64().unwrap_or(0) as usize;
+        for size in sp.params["sizes"].as_array().into_iter().flatten() {
+            let n = size.as_u64().unwrap_or(0) as usize;
+            expected += per;
+            let have = rows
+                .iter()
+                .filter(|r| r[1].parse::<usize>().ok() == Some(n))
+                .count();
+            if have < per {
+                missing.push(format!("{} of {n}x{n}", per - have));
+            }
+        }
+    }
+    s.checks.push(Check::rows_present(
+        "every bank board the manifest records is indexed",
+        expected,
+        &missing,
+    ));
     let mut by: BTreeMap<usize, (usize, Vec<f64>, BTreeMap<String, usize>)> = BTreeMap::new();
     let (mut unique, mut raw_ok, mut raw_pending) = (0, 0, 0);
     for r in &rows {

@@ -62,6 +62,9 @@ impl Check {
     /// A check that every expected key is present: a family whose rows disappear fails
     /// instead of shrinking. `missing` lists the absent keys (empty when complete).
     pub fn rows_present(name: impl Into<String>, expected: usize, missing: &[String]) -> Self {
+        if expected == 0 {
+            return Check::new(name, false, "no expected rows: the manifest records no run");
+        }
         let detail = if missing.is_empty() {
             format!("all {expected} expected rows present")
         } else {
@@ -164,6 +167,11 @@ pub fn families() -> Vec<Family> {
             name: "Numbrix census",
             files: &["numbrix_census.csv", "numbrix_sampler.csv"],
             sections: crate::numbrix::census::report::sections,
+        },
+        Family {
+            name: "Numbrix bank",
+            files: &["numbrix_bank.csv"],
+            sections: crate::numbrix::report::bank_sections,
         },
         Family {
             name: "Numbrix studies",
@@ -309,6 +317,7 @@ pub fn run(results: &Path, complete: bool) -> Result<ReportSummary> {
             results.display()
         )));
     }
+    crate::engine::atomic::recover_dir(results)?;
     let (sections, absent) = all_sections(results, complete);
     for s in &sections {
         for c in &s.charts {
@@ -366,6 +375,15 @@ pub fn into_result(summary: ReportSummary) -> Result<()> {
             report.display()
         ))))
     }
+}
+
+/// The job specs recorded in the manifest beside `DIR/file` (empty when there is none): what
+/// the runs that made the file computed, so a section can check that every row they wrote is
+/// still there.
+pub fn recorded_specs(results: &Path, file: &str) -> Vec<crate::engine::JobSpec> {
+    crate::engine::manifest::Manifest::read_beside(&results.join(file))
+        .map(|m| m.runs.into_iter().map(|r| r.spec).collect())
+        .unwrap_or_default()
 }
 
 /// Read a CSV file with a header into rows of strings; a clear error if missing or malformed.

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Measure the headline figures and write them to results/perf.csv (machine-readable; the docs
+# quote it). Each row: the figure, the exact command, wall and CPU seconds (user + system, from
+# GNU time), the value the command itself prints where there is one, the machine (CPU model,
+# cores) and the 1-minute load average when the row started. Run it on an otherwise idle
+# machine: `make perf` (builds the release binary first). Takes a few minutes on 2 cores.
+set -eu
+BIN=${BIN:-target/release/gridcensus}
+OUT=${OUT:-results/perf.csv}
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT INT TERM
+CPU=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //; s/,/ /g')
+CORES=$(nproc)
+DATE=$(date -u +%Y-%m-%dT%H:%MZ)
+TMP="$SCRATCH/perf.csv"
+echo "figure,command,wall_seconds,cpu_seconds,value,cpu_model,cores,load_at_start,date" > "$TMP"
+
+# measure FIGURE VALUE_SED COMMAND...: run COMMAND in the scratch results dir, time it, and pull
+# the printed value out of its output with the sed expression (empty: no value).
+measure() {
+    figure=$1; value_sed=$2; shift 2
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    /usr/bin/time -f '%e %U %S' -o "$SCRATCH/time" "$@" > "$SCRATCH/out" 2>&1 || {
+        echo "perf: '$*' failed:" >&2; tail -5 "$SCRATCH/out" >&2; exit 1; }
+    set -- $(cat "$SCRATCH/time")
+    wall=$1; cpu=$(awk "BEGIN { print $2 + $3 }")
+    value=""
+    if [ -n "$value_sed" ]; then
+        value=$(sed -n "$value_sed" "$SCRATCH/out" | head -1 | sed 's/,/;/g')
+    fi
+    cmd=$(echo "$CMDLINE" | sed 's/,/;/g')
+    echo "$figure,$cmd,$wall,$cpu,$value,$CPU,$CORES,$load,$DATE" >> "$TMP"
+    echo "$figure: ${wall} s wall, ${cpu} CPU-s ${value:+($value)}" >&2
+}
+
+R="--results $SCRATCH/r --no-progress"
+for t in 1 2; do
+    CMDLINE="gridcensus latin census --orders 7 --threads $t"
+    measure "latin census order 7, $t thread(s)" '' $BIN latin census --orders 7 --threads $t $R
+done
+for t in 2 1; do
+    CMDLINE="gridcensus latin census --orders 8 --threads $t"
+    measure "latin census order 8, $t thread(s)" '' $BIN latin census --orders 8 --threads $t $R
+done
+CMDLINE="gridcensus calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3"
+measure "calcudoku uniqueness decision 7x7 largest cage 4" 's/.*\(median [^,]*, p90 [^,]*, p99 [^,]*, max .*\)/\1/p' \
+    $BIN calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3
+CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3"
+measure "calcudoku uniqueness decision 9x9 largest cage 4" 's/.*\(median [^,]*, p90 [^,]*, p99 [^,]*, max .*\)/\1/p' \
+    $BIN calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3
+CMDLINE="gridcensus numbrix census --max-side 12 --walk-max-cells 49"
+measure "numbrix census to 12x12 (walk to 49 cells)" '' $BIN numbrix census --max-side 12 --walk-max-cells 49 $R
+CMDLINE="gridcensus kakurasu census --sizes 5"
+measure "kakurasu census n = 5" '' $BIN kakurasu census --sizes 5 $R
+mkdir -p "$(dirname "$OUT")"
+mv "$TMP" "$OUT.tmp.$$" && mv "$OUT.tmp.$$" "$OUT"
+echo "perf: wrote $OUT" >&2
