@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 pub const CHAIN_CAP: u64 = 1_000_000;
 
 /// How the Latin square under a board is drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, ValueEnum, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SquareSource {
     /// Jacobson–Matthews chain read at a fixed time of n³ moves (uniform).
