@@ -89,5 +89,30 @@ fn verifier_benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, rung_benches, unique_benches, verifier_benches);
+/// One cut-and-decide per order: draw a uniform square (Jacobson–Matthews, n³ moves), cut and
+/// label it (largest cage 4), decide uniqueness with signs shown (a fixed pool of seeds).
+fn cut_benches(c: &mut Criterion) {
+    use gridcensus::calcudoku::cuts::cut_board;
+    use gridcensus::calcudoku::squares::SquareSource;
+    use rand::SeedableRng;
+    let mut g = c.benchmark_group("calcudoku_cut_and_decide");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for n in 4..=9 {
+        g.throughput(Throughput::Elements(20));
+        g.bench_function(format!("uniform/{n}"), |bch| {
+            bch.iter(|| {
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(n as u64);
+                for _ in 0..20 {
+                    let (b, _) = cut_board(n, 4, SquareSource::Uniform, &mut rng);
+                    black_box(solve(&b, Rungs::ALL, 2, 1_000_000));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(group, rung_benches, unique_benches, verifier_benches, cut_benches);
 criterion_main!(group);

@@ -6,3 +6,10 @@ set -eu
 BIN=${BIN:-target/release/gridcensus}
 # shellcheck disable=SC2086
 "$BIN" calcudoku agree --orders 4-6 --max-cages 2-5 --boards 1000 --seed 1 --no-progress $THREADS_ARG
+# results/calcudoku_cuts.csv (+ calcudoku_cuts_timing.csv): the random-cut study on uniform
+# squares, orders 4-7 x largest cage 2-5 at 10,000 boards per row plus orders 8-9 at 1,000.
+# shellcheck disable=SC2086
+"$BIN" calcudoku cuts --orders 4-9 --max-cages 2-5 --boards 10000 --large-boards 1000 --seed 1 --no-progress $THREADS_ARG
+# results/calcudoku_signs.csv: the sign ablation over the cages of the same boards.
+# shellcheck disable=SC2086
+"$BIN" calcudoku signs --orders 4-9 --max-cages 2-5 --boards 10000 --large-boards 1000 --seed 1 --no-progress $THREADS_ARG

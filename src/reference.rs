@@ -65,6 +65,33 @@ pub const CALCUDOKU_UNIQUE_SHOWN: u64 = 7_296;
 pub const CALCUDOKU_UNIQUE_HIDDEN: u64 = 6_711;
 /// Write-up 000: the generator's median time per 7×7 board (mostly solving), in ms.
 pub const CALCUDOKU_WRITEUP_MEDIAN_MS_7X7: f64 = 206.0;
+/// Write-up 000, "An intercalate is a second answer…": the printed rows of the random-cut table
+/// (1,000 boards per row, squares from the Jacobson–Matthews chain): order, largest cage, unique
+/// boards, non-unique boards explained by a certified flip, non-unique boards, and the mean
+/// intercalates ± standard error of the cut squares of unique and of non-unique boards.
+pub const CALCUDOKU_CUTS_BOARDS_PER_ROW: u64 = 1_000;
+#[allow(clippy::type_complexity)]
+pub const CALCUDOKU_CUTS_ROWS: [(usize, usize, u64, u64, u64, (f64, f64), (f64, f64)); 4] = [
+    (6, 2, 580, 335, 420, (7.31, 0.16), (9.51, 0.25)),
+    (6, 4, 397, 465, 603, (6.93, 0.18), (9.36, 0.20)),
+    (7, 3, 433, 444, 567, (9.63, 0.16), (11.28, 0.16)),
+    (7, 5, 317, 521, 683, (9.92, 0.19), (11.08, 0.14)),
+];
+/// Write-up 000, "What an operation sign is worth": per cage kind over the multi-cell cages of
+/// its random cuts: cells, operation, cages, mean fillings with the sign, without it, bits the
+/// sign carries (mean per-cage log2 of the ratio) and cages with no change at all.
+#[allow(clippy::type_complexity)]
+pub const CALCUDOKU_SIGN_ROWS: [(usize, &str, u64, f64, f64, f64, u64); 6] = [
+    (2, "div", 350, 3.51, 9.23, 1.455, 0),
+    (2, "mul", 300, 2.32, 5.30, 0.931, 131),
+    (2, "sub", 1_059, 7.63, 10.09, 0.468, 472),
+    (3, "mul", 624, 7.20, 10.61, 0.367, 458),
+    (4, "mul", 294, 25.93, 27.39, 0.106, 277),
+    (5, "mul", 118, 87.54, 89.97, 0.044, 117),
+];
+/// Same section: multi-cell cages whose fillings do not change with the sign hidden, of all
+/// multi-cell cages cut (2,043 of 4,041, 50.6%).
+pub const CALCUDOKU_SIGN_UNCHANGED: (u64, u64) = (2_043, 4_041);
 
 // ---------------------------------------------------------------------------------------------
 // Numbrix (write-up 002; OEIS)

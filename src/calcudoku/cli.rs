@@ -87,6 +87,13 @@ pub enum CalcudokuCmd {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Random-cut study: boards cut from uniform (or backtracking) squares per (order, largest
+    /// cage), decided with signs shown and hidden, certified flips, intercalates of unique and
+    /// non-unique boards. Writes results/calcudoku_cuts.csv and calcudoku_cuts_timing.csv.
+    Cuts(super::cuts::CutsCmd),
+    /// Sign ablation per cage kind over the cages of the random cuts (same parameters, same
+    /// boards as `cuts`): fillings with and without the sign. Writes results/calcudoku_signs.csv.
+    Signs(super::cuts::CutsArgs),
     /// Print a random board file (random Latin square, random connected cut, random labels).
     Generate {
         #[arg(long, default_value_t = 6)]
@@ -127,6 +134,8 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             seed,
             engine,
         } => cmd_agree(&orders, &max_cages, boards, seed, &engine),
+        CalcudokuCmd::Cuts(c) => super::cuts::cmd_cuts(&c),
+        CalcudokuCmd::Signs(a) => super::cuts::cmd_signs(&a),
         CalcudokuCmd::Time {
             order,
             max_cage,
@@ -433,7 +442,7 @@ fn cmd_agree(
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
 pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
     if kind != AGREE_KIND {
-        return Ok(false);
+        return super::cuts::merge(kind, files, results);
     }
     let (_spec, parts, stats) = crate::engine::cli::merge::<Records<Tally>>(files)?;
     let table = aggregate(&parts);

@@ -5,9 +5,12 @@
 pub mod board;
 pub mod certificate;
 pub mod cli;
+pub mod cuts;
 pub mod generate;
 pub mod report;
+pub mod report_cuts;
 pub mod solver;
+pub mod squares;
 pub mod verify;
 
 pub use board::{Board, Cage, Op};

@@ -137,3 +137,13 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
     );
     Ok(vec![s])
 }
+
+/// The random-cut study (`results/calcudoku_cuts.csv`).
+pub fn cuts_sections(results: &Path) -> Result<Vec<Section>> {
+    super::report_cuts::cuts_sections(results)
+}
+
+/// The sign ablation (`results/calcudoku_signs.csv`).
+pub fn signs_sections(results: &Path) -> Result<Vec<Section>> {
+    super::report_cuts::signs_sections(results)
+}

@@ -164,6 +164,16 @@ pub fn families() -> Vec<Family> {
             sections: crate::calcudoku::report::sections,
         },
         Family {
+            name: "Calcudoku random cuts",
+            files: &["calcudoku_cuts.csv"],
+            sections: crate::calcudoku::report::cuts_sections,
+        },
+        Family {
+            name: "Calcudoku sign ablation",
+            files: &["calcudoku_signs.csv"],
+            sections: crate::calcudoku::report::signs_sections,
+        },
+        Family {
             name: "Numbrix census",
             files: &["numbrix_census.csv", "numbrix_sampler.csv"],
             sections: crate::numbrix::census::report::sections,
