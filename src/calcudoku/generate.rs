@@ -7,8 +7,8 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A random Latin square of order `n` (values 1..=n, reading order).
-pub fn random_latin<R: Rng>(n: usize, rng: &mut R) -> Vec<u8> {
-    fn fill<R: Rng>(
+pub fn random_latin<R: Rng + ?Sized>(n: usize, rng: &mut R) -> Vec<u8> {
+    fn fill<R: Rng + ?Sized>(
         i: usize,
         n: usize,
         g: &mut [u8],

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod generate;
 pub mod report;
 pub mod solver;
+pub mod squares;
 pub mod verify;
 
 pub use board::{Board, Cage, Op};
