@@ -16,3 +16,4 @@ pub use certificate::{Flip, certified_flips};
 pub use solver::{Count, Grade, Outcome, Rung, Rungs, solve};
 pub use verify::verify_count;
 pub mod agree;
+pub mod repair;
