@@ -115,3 +115,36 @@ fn generator_is_deterministic_and_filter_keeps_only_unique() {
         assert!(f.board.is_solution(&f.square));
     }
 }
+
+#[test]
+#[ignore]
+fn probe_timing() {
+    use std::time::Instant;
+    for n in [5usize, 7] {
+        for flips in [true, false] {
+            let (mut tg, mut tv, mut ts) = (0f64, 0f64, 0f64);
+            let mut worst = 0f64;
+            let mut st = gridcensus::calcudoku::repair::RepairStats::default();
+            for seed in 0..30u64 {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let t = Instant::now();
+                let g = generate_repair(n, SquareSource::Uniform, &opts(4, flips), &mut rng);
+                let dt = t.elapsed().as_secs_f64();
+                tg += dt;
+                worst = worst.max(dt);
+                let t = Instant::now();
+                solve(&g.board, Rungs::ALL, 2, u64::MAX);
+                ts += t.elapsed().as_secs_f64();
+                let t = Instant::now();
+                verify_count(&g.board, 2);
+                tv += t.elapsed().as_secs_f64();
+                st.splits += g.stats.splits;
+                st.searches += g.stats.searches;
+                st.nodes += g.stats.nodes;
+                st.merges_tried += g.stats.merges_tried;
+                st.passes += g.stats.passes;
+            }
+            eprintln!("n {n} flips {flips}: gen {:.2} ms/board (worst {:.1}), solve {:.3} ms, verify {:.2} ms; {:?}", tg*1e3/30.0, worst*1e3, ts*1e3/30.0, tv*1e3/30.0, st);
+        }
+    }
+}

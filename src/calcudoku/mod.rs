@@ -17,3 +17,6 @@ pub use solver::{Count, Grade, Outcome, Rung, Rungs, solve};
 pub use verify::verify_count;
 pub mod agree;
 pub mod repair;
+pub mod bank;
+pub mod pricing;
+pub mod report_bank;
