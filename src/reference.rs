@@ -68,7 +68,8 @@ pub const CALCUDOKU_WRITEUP_MEDIAN_MS_7X7: f64 = 206.0;
 
 /// Write-up 000, "Repair, don't reject": the repair generator's bank, 40 boards per order:
 /// (order, mean intercalates of the squares, standard error), each within two SE of the exact mean.
-pub const CALCUDOKU_WRITEUP_BANK: [(usize, f64, f64); 3] = [(5, 3.70, 0.17), (6, 8.18, 0.70), (7, 11.03, 0.81)];
+pub const CALCUDOKU_WRITEUP_BANK: [(usize, f64, f64); 3] =
+    [(5, 3.70, 0.17), (6, 8.18, 0.70), (7, 11.03, 0.81)];
 /// Write-up 000, "Repair, don't reject": repairs placed by a certified flip without a search,
 /// out of all repairs (64.6%).
 pub const CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP: (u64, u64) = (93, 144);
@@ -91,8 +92,12 @@ pub const CALCUDOKU_WRITEUP_PRICING: [(&str, u64, u64, u64); 6] = [
     ("probe", 630, 20, 14),
 ];
 /// Write-up 000, same table: search nodes without single / hidden / must, and with every rung.
-pub const CALCUDOKU_WRITEUP_PRICING_NODES: [(&str, u64); 4] =
-    [("single", 149), ("hidden", 229), ("must", 459), ("all", 149)];
+pub const CALCUDOKU_WRITEUP_PRICING_NODES: [(&str, u64); 4] = [
+    ("single", 149),
+    ("hidden", 229),
+    ("must", 459),
+    ("all", 149),
+];
 
 // ---------------------------------------------------------------------------------------------
 // Numbrix (write-up 002; OEIS)

@@ -91,7 +91,12 @@ fn tighten_is_locally_maximal() {
         for seed in 0..12u64 {
             let max_cage = 3 + (seed as usize % 3);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(1000 + seed);
-            let g = generate_repair(n, SquareSource::Uniform, &opts(max_cage, seed % 2 == 0), &mut rng);
+            let g = generate_repair(
+                n,
+                SquareSource::Uniform,
+                &opts(max_cage, seed % 2 == 0),
+                &mut rng,
+            );
             assert_locally_maximal(&g.board, &g.square, max_cage);
         }
     }
@@ -144,7 +149,14 @@ fn probe_timing() {
                 st.merges_tried += g.stats.merges_tried;
                 st.passes += g.stats.passes;
             }
-            eprintln!("n {n} flips {flips}: gen {:.2} ms/board (worst {:.1}), solve {:.3} ms, verify {:.2} ms; {:?}", tg*1e3/30.0, worst*1e3, ts*1e3/30.0, tv*1e3/30.0, st);
+            eprintln!(
+                "n {n} flips {flips}: gen {:.2} ms/board (worst {:.1}), solve {:.3} ms, verify {:.2} ms; {:?}",
+                tg * 1e3 / 30.0,
+                worst * 1e3,
+                ts * 1e3 / 30.0,
+                tv * 1e3 / 30.0,
+                st
+            );
         }
     }
 }

@@ -83,7 +83,13 @@ pub const SUMMARY_COLUMNS: [&str; 18] = [
 ];
 
 pub const TIMING_COLUMNS: [&str; 7] = [
-    "order", "method", "boards", "median_ms", "p90_ms", "max_ms", "total_s",
+    "order",
+    "method",
+    "boards",
+    "median_ms",
+    "p90_ms",
+    "max_ms",
+    "total_s",
 ];
 
 /// One bank board with everything measured on it.
@@ -389,8 +395,15 @@ pub fn read_index(path: &Path) -> Result<Vec<IndexRow>> {
     let mut out = Vec::new();
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let bad = || input_error(format!("{} line {}: a field is malformed", path.display(), i + 2));
-        let int = |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
+        let bad = || {
+            input_error(format!(
+                "{} line {}: a field is malformed",
+                path.display(),
+                i + 2
+            ))
+        };
+        let int =
+            |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
         out.push(IndexRow {
             order: int(0)? as usize,
             index: int(1)?,
@@ -470,7 +483,12 @@ pub fn read_summary(path: &Path) -> Result<BTreeMap<usize, SummaryRow>> {
         let mut v = [0u64; 18];
         for (j, x) in v.iter_mut().enumerate() {
             *x = rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
-                input_error(format!("{} line {}: field {} is not an integer", path.display(), i + 2, j + 1))
+                input_error(format!(
+                    "{} line {}: field {} is not an integer",
+                    path.display(),
+                    i + 2,
+                    j + 1
+                ))
             })?;
         }
         out.insert(v[0] as usize, SummaryRow { v });
@@ -511,7 +529,13 @@ fn timing_rows(boards: &[BankBoard]) -> TimingTable {
             let ms = |q: f64| h.value_at_quantile(q) as f64 / 1e6;
             out.insert(
                 (n, name.to_string()),
-                (count, ms(0.5), ms(0.9), h.max() as f64 / 1e6, total as f64 / 1e9),
+                (
+                    count,
+                    ms(0.5),
+                    ms(0.9),
+                    h.max() as f64 / 1e6,
+                    total as f64 / 1e9,
+                ),
             );
         }
     }
@@ -587,12 +611,18 @@ pub fn write_bank(
             x = b.intercalates,
             t = b.text
         );
-        crate::engine::atomic::write_atomic_str(&bank_dir.join(file_name(b.order, b.index)), &text)?;
+        crate::engine::atomic::write_atomic_str(
+            &bank_dir.join(file_name(b.order, b.index)),
+            &text,
+        )?;
     }
     let keep = |spec: &JobSpec| {
         spec.params["orders"]
             .as_array()
-            .map(|a| a.iter().any(|o| !orders.contains(&(o.as_u64().unwrap_or(0) as usize))))
+            .map(|a| {
+                a.iter()
+                    .any(|o| !orders.contains(&(o.as_u64().unwrap_or(0) as usize)))
+            })
             .unwrap_or(false)
     };
     let index_path = results.join(BANK_FILE);

@@ -115,7 +115,11 @@ pub fn price_board(b: &Board, node_cap: u64) -> Result<[RungRow; RUNG_COUNT]> {
     let nn = (b.n * b.n) as u64;
     let full = solve(b, Rungs::ALL, 2, node_cap);
     if full.count != Count::Exact(1) {
-        bail!("pricing: a bank board is not unique ({}):\n{}", full.count, b.to_text());
+        bail!(
+            "pricing: a bank board is not unique ({}):\n{}",
+            full.count,
+            b.to_text()
+        );
     }
     let full_state = root_state(b, Rungs::ALL);
     let without: Vec<Option<Vec<u16>>> = ALL_RUNGS
@@ -226,8 +230,15 @@ pub fn read_pricing(path: &Path) -> Result<Pricing> {
     let mut p = Pricing::default();
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let bad = || input_error(format!("{} line {}: a field is malformed", path.display(), i + 2));
-        let int = |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
+        let bad = || {
+            input_error(format!(
+                "{} line {}: a field is malformed",
+                path.display(),
+                i + 2
+            ))
+        };
+        let int =
+            |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
         let ri = super::solver::Rung::from_name(rec.get(1).unwrap_or("")).ok_or_else(bad)? as usize;
         let mut also = [0u64; RUNG_COUNT];
         for (q, a) in also.iter_mut().enumerate() {

@@ -238,7 +238,10 @@ pub fn repair<R: Rng>(
             Verdict::Capped => {
                 st.splits_capped += 1;
                 let big = cages.iter().map(|k| k.cells.len()).max().unwrap_or(1);
-                debug_assert!(big > 1, "an all-singleton board is decided by the root ladder");
+                debug_assert!(
+                    big > 1,
+                    "an all-singleton board is decided by the root ladder"
+                );
                 let tops: Vec<usize> = (0..cages.len())
                     .filter(|&i| cages[i].cells.len() == big)
                     .collect();
@@ -248,7 +251,10 @@ pub fn repair<R: Rng>(
             }
         };
         let i = cage_index(&cages, cell);
-        debug_assert!(cages[i].cells.len() > 1, "a differing cell is never a given");
+        debug_assert!(
+            cages[i].cells.len() > 1,
+            "a differing cell is never a given"
+        );
         let (a, b) = seeds(&cages[i], cell, &differ, rng);
         split_cage(n, square, &mut cages, i, a, b, rng);
         st.splits += 1;

@@ -1,13 +1,15 @@
 //! Report sections for the board bank (`calcudoku_bank*.csv`) and rung pricing
 //! (`calcudoku_pricing.csv`).
 
-use super::bank::{BANK_FILE, SUMMARY_FILE, TIMING_FILE, VERIFY_MAX_ORDER, read_index, read_summary, read_timing};
+use super::bank::{
+    BANK_FILE, SUMMARY_FILE, TIMING_FILE, VERIFY_MAX_ORDER, read_index, read_summary, read_timing,
+};
 use super::pricing::{PRICING_FILE, read_pricing};
 use super::solver::{ALL_RUNGS, RUNG_COUNT};
 use crate::latin::census_csv::{CENSUS_FILE, read_census, summarize};
 use crate::reference::{
     CALCUDOKU_WRITEUP_BANK, CALCUDOKU_WRITEUP_PRICING, CALCUDOKU_WRITEUP_PRICING_BOARDS,
-    CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP, CALCUDOKU_WRITEUP_REPAIR_MS,
+    CALCUDOKU_WRITEUP_REPAIR_MS, CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP,
 };
 use crate::report::{Check, Section};
 use anyhow::Result;
@@ -121,7 +123,9 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
             s.body,
             "| {n} | {} | {mean:.3} ± {se:.3} | {} | {} | {fmean:.3} ± {fse:.3} | {} | {} (mean {rmean:.3}) | {cages:.1} | {by_flip}/{splits} ({:.1}%) |",
             rows.len(),
-            exact.map(|x| format!("{x:.3}")).unwrap_or_else(|| "no census".into()),
+            exact
+                .map(|x| format!("{x:.3}"))
+                .unwrap_or_else(|| "no census".into()),
             fmt_diff(mean, se),
             fmt_diff(fmean, fse),
             sm.map(|sm| sm.v[15]).unwrap_or(0),
@@ -160,7 +164,9 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
         for r in rows {
             *grades.entry(r.grade.as_str()).or_default() += 1;
         }
-        let order_names = ["cage", "single", "hidden", "must", "subset", "probe", "search"];
+        let order_names = [
+            "cage", "single", "hidden", "must", "subset", "probe", "search",
+        ];
         let cells: Vec<String> = order_names
             .iter()
             .map(|g| grades.get(g).copied().unwrap_or(0).to_string())
@@ -182,7 +188,10 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
              | ---: | --- | ---: | ---: | ---: | ---: |\n",
         );
         for ((n, m), (b, med, p90, max, _)) in &timing {
-            let _ = writeln!(s.body, "| {n} | {m} | {b} | {med:.3} | {p90:.3} | {max:.3} |");
+            let _ = writeln!(
+                s.body,
+                "| {n} | {m} | {b} | {med:.3} | {p90:.3} | {max:.3} |"
+            );
         }
         if let Some((_, med, _, max, _)) = timing.get(&(7, "repair".to_string())) {
             s.checks.push(Check::finding(
@@ -308,7 +317,13 @@ pub fn pricing_sections(results: &Path) -> Result<Vec<Section>> {
                 .iter()
                 .enumerate()
                 .filter(|&(qi, _)| qi != ri && t.unchanged_also[qi] < t.boards)
-                .map(|(qi, q)| format!("{} (matters on {} boards without it)", q.name(), t.boards - t.unchanged_also[qi]))
+                .map(|(qi, q)| {
+                    format!(
+                        "{} (matters on {} boards without it)",
+                        q.name(),
+                        t.boards - t.unchanged_also[qi]
+                    )
+                })
                 .collect();
             s.checks.push(Check::finding(
                 format!("{} is contained in the other rungs", r.name()),
@@ -341,7 +356,12 @@ pub fn pricing_sections(results: &Path) -> Result<Vec<Section>> {
     }
     let wp: Vec<String> = CALCUDOKU_WRITEUP_PRICING
         .iter()
-        .map(|(r, cells, fin, finw)| format!("{r} {cells} cells, {fin}/{b}, without {finw}/{b}", b = CALCUDOKU_WRITEUP_PRICING_BOARDS))
+        .map(|(r, cells, fin, finw)| {
+            format!(
+                "{r} {cells} cells, {fin}/{b}, without {finw}/{b}",
+                b = CALCUDOKU_WRITEUP_PRICING_BOARDS
+            )
+        })
         .collect();
     let _ = write!(
         s.body,
