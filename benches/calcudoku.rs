@@ -114,5 +114,43 @@ fn cut_benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, rung_benches, unique_benches, verifier_benches, cut_benches);
+/// The repair-and-tighten generator, one board per iteration (uniform square, cut, repair,
+/// tighten), per order, with the certified-flip check on.
+fn generator_benches(c: &mut Criterion) {
+    use gridcensus::calcudoku::repair::{RepairOptions, generate_repair};
+    use gridcensus::calcudoku::squares::SquareSource;
+    use rand::SeedableRng;
+    let mut g = c.benchmark_group("calcudoku_generate_repair");
+    g.sample_size(20).measurement_time(Duration::from_secs(3));
+    for n in 5..=9 {
+        let opts = RepairOptions {
+            max_cage: 4,
+            node_cap: 1_000_000,
+            use_flips: true,
+        };
+        let mut seed = 0u64;
+        g.bench_function(format!("{n}x{n}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+                black_box(
+                    generate_repair(n, SquareSource::Uniform, &opts, &mut rng)
+                        .board
+                        .cages
+                        .len(),
+                )
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    group,
+    rung_benches,
+    unique_benches,
+    verifier_benches,
+    cut_benches,
+    generator_benches
+);
 criterion_main!(group);

@@ -13,3 +13,12 @@ BIN=${BIN:-target/release/gridcensus}
 # results/calcudoku_signs.csv: the sign ablation over the cages of the same boards.
 # shellcheck disable=SC2086
 "$BIN" calcudoku signs --orders 4-9 --max-cages 2-5 --boards 10000 --large-boards 1000 --seed 1 --no-progress $THREADS_ARG
+# results/calcudoku_bank*.csv and the board files under bank/calcudoku/ (NxN/NxN-IIII.txt):
+# 1000 repair-and-tighten boards per order 5-9 on uniform squares, each proved unique by
+# ladder+search and (orders <= 7) the independent verifier, a keep-only-unique filter bank beside
+# it, and the generator timed with and without the certified-flip check.
+# shellcheck disable=SC2086
+"$BIN" calcudoku bank --orders 5-9 --boards 1000 --seed 1 --out bank/calcudoku --no-progress $THREADS_ARG
+# results/calcudoku_pricing.csv: every rung priced on every bank board.
+# shellcheck disable=SC2086
+"$BIN" calcudoku pricing --bank bank/calcudoku --no-progress $THREADS_ARG

@@ -93,6 +93,39 @@ pub const CALCUDOKU_SIGN_ROWS: [(usize, &str, u64, f64, f64, f64, u64); 6] = [
 /// multi-cell cages cut (2,043 of 4,041, 50.6%).
 pub const CALCUDOKU_SIGN_UNCHANGED: (u64, u64) = (2_043, 4_041);
 
+/// Write-up 000, "Repair, don't reject": the repair generator's bank, 40 boards per order:
+/// (order, mean intercalates of the squares, standard error), each within two SE of the exact mean.
+pub const CALCUDOKU_WRITEUP_BANK: [(usize, f64, f64); 3] =
+    [(5, 3.70, 0.17), (6, 8.18, 0.70), (7, 11.03, 0.81)];
+/// Write-up 000, "Repair, don't reject": repairs placed by a certified flip without a search,
+/// out of all repairs (64.6%).
+pub const CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP: (u64, u64) = (93, 144);
+/// Write-up 000, "Repair, don't reject": 7×7 generator time per board in ms (JavaScript):
+/// (median with the flip check, worst with it, median without, worst without).
+pub const CALCUDOKU_WRITEUP_REPAIR_MS: (f64, f64, f64, f64) = (206.0, 26_448.0, 224.0, 12_514.0);
+/// Write-up 000, "Repair, don't reject": mean search nodes per 7×7 board with and without the
+/// flip check.
+pub const CALCUDOKU_WRITEUP_REPAIR_NODES: (u64, u64) = (20_566, 18_622);
+/// Write-up 000, "The ladder, priced rung by rung": boards priced (its shipped bank).
+pub const CALCUDOKU_WRITEUP_PRICING_BOARDS: u64 = 20;
+/// Write-up 000, "The ladder, priced rung by rung": (rung, cells settled climbing, boards
+/// finished climbing, boards finished without it), over its 20 boards (630 cells).
+pub const CALCUDOKU_WRITEUP_PRICING: [(&str, u64, u64, u64); 6] = [
+    ("cage", 43, 0, 20),
+    ("single", 122, 4, 20),
+    ("hidden", 257, 9, 20),
+    ("must", 411, 13, 20),
+    ("subset", 453, 14, 20),
+    ("probe", 630, 20, 14),
+];
+/// Write-up 000, same table: search nodes without single / hidden / must, and with every rung.
+pub const CALCUDOKU_WRITEUP_PRICING_NODES: [(&str, u64); 4] = [
+    ("single", 149),
+    ("hidden", 229),
+    ("must", 459),
+    ("all", 149),
+];
+
 // ---------------------------------------------------------------------------------------------
 // Numbrix (write-up 002; OEIS)
 // ---------------------------------------------------------------------------------------------

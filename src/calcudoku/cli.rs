@@ -94,21 +94,68 @@ pub enum CalcudokuCmd {
     /// Sign ablation per cage kind over the cages of the random cuts (same parameters, same
     /// boards as `cuts`): fillings with and without the sign. Writes results/calcudoku_signs.csv.
     Signs(super::cuts::CutsArgs),
-    /// Print a random board file (random Latin square, random connected cut, random labels).
+    /// Print (or write) a board with exactly one answer. `repair` (default): uniform square,
+    /// random cut, split cages until unique, then merge while unique. `filter`: draw square, cut
+    /// and labels again until a cut comes out unique (discards squares).
     Generate {
+        /// Order of the board (3 to 9; default 6).
         #[arg(long, default_value_t = 6)]
         order: usize,
-        /// Largest cage size.
+        /// Largest cage size of the cut (and of tighten's merges); 2 to 16, default 4.
         #[arg(long, default_value_t = 4)]
         max_cage: usize,
-        #[arg(long, default_value_t = 1)]
+        /// Master seed (default 1); the same seed gives the same board.
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
         seed: u64,
-        /// Keep drawing from the seeded stream until a board has exactly one answer.
-        #[arg(long)]
-        unique: bool,
+        /// Generator: repair (default) or filter.
+        #[arg(long, value_enum, default_value_t = super::repair::Method::Repair)]
+        method: super::repair::Method,
+        /// Search nodes per uniqueness decision (default 1,000,000; at least 1); a capped
+        /// search refuses the candidate.
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
+        node_cap: u64,
         /// Write the board here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Board bank: repair-and-tighten boards per order on uniform squares, each proved unique by
+    /// ladder+search and (orders up to 7) the independent verifier; a keep-only-unique filter bank
+    /// beside it; generator timing with and without the flip check. Writes
+    /// <results>/calcudoku_bank.csv, _summary.csv, _timing.csv and board files under --out.
+    Bank {
+        /// Orders: one (7), a range (5-9) or a list (5,7); 3 to 9; default 5-9.
+        #[arg(long, default_value = "5-9")]
+        orders: String,
+        /// Boards per order (default 1000; at least 1).
+        #[arg(long, default_value_t = 1000)]
+        boards: u64,
+        /// Largest cage size (2 to 16, default 4).
+        #[arg(long, default_value_t = 4)]
+        max_cage: usize,
+        /// Search nodes per uniqueness decision (default 1,000,000; at least 1).
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
+        node_cap: u64,
+        /// Master seed (default 1).
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
+        seed: u64,
+        /// Directory of board files (default bank/calcudoku; NxN/NxN-IIII.txt inside).
+        #[arg(long, default_value = super::bank::DEFAULT_BANK_DIR)]
+        out: PathBuf,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Rung pricing over the bank: per rung, cells settled climbing, boards finished climbing and
+    /// without it, search nodes without it against with it, containment. Writes
+    /// <results>/calcudoku_pricing.csv.
+    Pricing {
+        /// Directory of bank board files (default bank/calcudoku).
+        #[arg(long, default_value = super::bank::DEFAULT_BANK_DIR)]
+        bank: PathBuf,
+        /// Search nodes per uniqueness decision (default 1,000,000; at least 1).
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
+        node_cap: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
 }
 
@@ -124,9 +171,34 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             order,
             max_cage,
             seed,
-            unique,
+            method,
+            node_cap,
             out,
-        } => cmd_generate(order, max_cage, seed, unique, out.as_deref()),
+        } => cmd_generate(order, max_cage, seed, method, node_cap, out.as_deref()),
+        CalcudokuCmd::Bank {
+            orders,
+            boards,
+            max_cage,
+            node_cap,
+            seed,
+            out,
+            engine,
+        } => super::bank::cmd_bank(
+            super::bank::BankJob::new(
+                crate::engine::cli::parse_int_list("--orders", &orders, 3, 9)?,
+                boards,
+                max_cage,
+                node_cap,
+                seed,
+            )?,
+            &out,
+            &engine,
+        ),
+        CalcudokuCmd::Pricing {
+            bank,
+            node_cap,
+            engine,
+        } => super::pricing::cmd_pricing(&bank, node_cap, &engine),
         CalcudokuCmd::Agree {
             orders,
             max_cages,
@@ -262,7 +334,8 @@ fn cmd_generate(
     order: usize,
     max_cage: usize,
     seed: u64,
-    unique: bool,
+    method: super::repair::Method,
+    node_cap: u64,
     out: Option<&Path>,
 ) -> Result<()> {
     if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
@@ -270,28 +343,20 @@ fn cmd_generate(
             "--order {order} is out of range 3..=9"
         )));
     }
-    if !(1..=super::board::MAX_CAGE).contains(&max_cage) {
+    if !(2..=super::board::MAX_CAGE).contains(&max_cage) {
         return Err(input_error(format!(
-            "--max-cage {max_cage} is out of range 1..={}",
+            "--max-cage {max_cage} is out of range 2..={}",
             super::board::MAX_CAGE
         )));
     }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut draws = 0u64;
-    let board = loop {
-        draws += 1;
-        let (b, _) = random_board(order, max_cage, false, &mut rng);
-        if !unique || solve(&b, Rungs::ALL, 2, 1_000_000).unique() {
-            break b;
-        }
-        if draws >= 100_000 {
-            return Err(input_error("no unique board in 100000 draws"));
-        }
-    };
+    if node_cap == 0 {
+        return Err(input_error("--node-cap must be at least 1"));
+    }
+    let (board, note) = super::repair::generate_seeded(order, max_cage, method, node_cap, seed)?;
     let text = format!(
-        "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed}{} \
-         (draw {draws})\n{}",
-        if unique { " --unique" } else { "" },
+        "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed} \
+         --method {} ({note})\n{}",
+        method.name(),
         board.to_text()
     );
     match out {
@@ -441,6 +506,14 @@ fn cmd_agree(
 
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.
 pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
+    if kind == super::bank::BANK_KIND {
+        super::bank::merge(files, results)?;
+        return Ok(true);
+    }
+    if kind == super::pricing::PRICING_KIND {
+        super::pricing::merge(files, results)?;
+        return Ok(true);
+    }
     if kind != AGREE_KIND {
         return super::cuts::merge(kind, files, results);
     }

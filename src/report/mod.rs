@@ -174,6 +174,20 @@ pub fn families() -> Vec<Family> {
             sections: crate::calcudoku::report::signs_sections,
         },
         Family {
+            name: "Calcudoku bank",
+            files: &[
+                "calcudoku_bank.csv",
+                "calcudoku_bank_summary.csv",
+                "calcudoku_bank_timing.csv",
+            ],
+            sections: crate::calcudoku::report_bank::bank_sections,
+        },
+        Family {
+            name: "Calcudoku rung pricing",
+            files: &["calcudoku_pricing.csv"],
+            sections: crate::calcudoku::report_bank::pricing_sections,
+        },
+        Family {
             name: "Numbrix census",
             files: &["numbrix_census.csv", "numbrix_sampler.csv"],
             sections: crate::numbrix::census::report::sections,
