@@ -25,8 +25,9 @@ use std::path::Path;
 
 pub const KIND: &str = "numbrix-census";
 pub const CENSUS_FILE: &str = "numbrix_census.csv";
-/// Largest side the job accepts (the width-14 sweep takes minutes and ~4 M states).
-pub const MAX_SIDE: usize = 14;
+/// Largest side the job accepts. The width-15 sweep takes minutes; 16 and 17 are cluster-sized
+/// (CPU-hours and tens of GB; see the census docs for the measured growth).
+pub const MAX_SIDE: usize = 17;
 /// Cells in a walk unit's fixed prefix (start cell included).
 const PREFIX_CELLS: usize = 4;
 

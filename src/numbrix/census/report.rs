@@ -207,10 +207,13 @@ fn census_section(results: &Path) -> Result<Section> {
     let _ = write!(
         s.body,
         "\nThe walk engine and the frontier counter agree on {agree} of {both} grids where both ran; \
-         the full rectangle table (m ≤ n ≤ {max_side}) is in the CSV. Largest: 12×12 has {} \
-         undirected Hamiltonian paths.\n",
-        get(&t, 12, 12, "frontier")
-            .map(|x| x.0.to_string())
+         the full rectangle table (m ≤ n ≤ {max_side}) is in the CSV. Largest square: {}.\n",
+        (1..=max_side)
+            .rev()
+            .find_map(|n| get(&t, n, n, "frontier").map(|x| format!(
+                "{n}×{n} has {} undirected Hamiltonian paths",
+                x.0
+            )))
             .unwrap_or_else(|| "–".into())
     );
     Ok(s)
