@@ -1,5 +1,5 @@
 //! Numbrix census benches: brute-force walk census (6×6, 7×7 on all threads), the frontier
-//! counter (n×n sweeps, n = 8, 10, 12), backbite moves per second, count_solutions.
+//! counter (n×n sweeps, n = 8, 10, 12; 12 also with residue arithmetic), backbite moves per second, count_solutions.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::engine::run::run_simple;
 use gridcensus::numbrix::census::backbite::{Backbite, Variant};
@@ -48,6 +48,10 @@ fn frontier_counter(c: &mut Criterion) {
             b.iter(|| black_box(frontier::undirected_paths(n, n)))
         });
     }
+    // The same sweep with residues modulo three primes (the arithmetic used past u128).
+    g.bench_function("square_12_residues", |b| {
+        b.iter(|| black_box(frontier::sweep_residues(12, 12).unwrap()))
+    });
     g.finish();
 }
 

@@ -153,6 +153,11 @@ pub const A120443_SQUARE_PATHS: [u128; 16] = [
     7_263_611_367_960_266_490_262_600_117_251_524,
 ];
 
+/// A120443(16), past u128 (so kept as a decimal): undirected Hamiltonian paths of the 16×16 grid.
+/// Source: oeis.org/A120443 data (terms to 17 from J. L. Jacobsen, the b-file to 18 by
+/// O. R. Bellwood).
+pub const A120443_16: &str = "662634717384979793238814101377988786884";
+
 /// A096969: directed Hamiltonian paths of the n×n grid (numberings 1..n² with successive
 /// numbers adjacent), index n, n = 1..=15. Source: oeis.org/A096969 data; = 2·A120443(n), n > 1.
 pub const A096969_SQUARE_DIRECTED: [u128; 16] = [

@@ -18,14 +18,16 @@ use super::walk::{self, Geometry, MAX_CENSUS_CELLS};
 use crate::engine::{Job, JobSpec, Records, Unit};
 use crate::error::input_error;
 use anyhow::Result;
+use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const KIND: &str = "numbrix-census";
 pub const CENSUS_FILE: &str = "numbrix_census.csv";
-/// Largest side the job accepts (the width-14 sweep takes minutes and ~4 M states).
-pub const MAX_SIDE: usize = 14;
+/// Largest side the job accepts. The width-15 sweep takes minutes; 16 and 17 are cluster-sized
+/// (CPU-hours and tens of GB; see the census docs for the measured growth).
+pub const MAX_SIDE: usize = 17;
 /// Cells in a walk unit's fixed prefix (start cell included).
 const PREFIX_CELLS: usize = 4;
 
@@ -217,7 +219,7 @@ impl Job for CensusJob {
     fn run_unit(&self, unit: Unit) -> Result<Self::Partial> {
         let out = match &self.tasks[unit.index as usize] {
             Task::Frontier { width } => {
-                let s = frontier::sweep(*width, self.max_side);
+                let s = frontier::sweep(*width, self.max_side)?;
                 UnitOut {
                     method: "frontier".into(),
                     rows: *width,
@@ -260,8 +262,8 @@ pub struct CensusRow {
     pub rows: usize,
     pub cols: usize,
     pub method: String,
-    pub undirected: u128,
-    pub directed: u128,
+    pub undirected: BigUint,
+    pub directed: BigUint,
     /// Walk: search nodes; frontier: the largest number of frontier states held.
     pub work: u64,
 }
@@ -269,7 +271,7 @@ pub struct CensusRow {
 /// Rows keyed by (rows, cols, method).
 pub type CensusTable = BTreeMap<(usize, usize, String), CensusRow>;
 
-fn parse_u128(s: &str) -> Result<u128> {
+fn parse_count(s: &str) -> Result<BigUint> {
     s.parse()
         .map_err(|_| input_error(format!("numbrix census: '{s}' is not a count")))
 }
@@ -282,8 +284,13 @@ pub fn finish(units: &Records<UnitOut>) -> Result<CensusTable> {
             "frontier" => {
                 for (k, (c, &work)) in u.counts.iter().zip(&u.work).enumerate() {
                     let cols = u.rows + k;
-                    let undirected = parse_u128(c)?;
+                    let undirected = parse_count(c)?;
                     let cells = u.rows * cols;
+                    let directed = if cells == 1 {
+                        undirected.clone()
+                    } else {
+                        &undirected * 2u32
+                    };
                     table.insert(
                         (u.rows, cols, "frontier".into()),
                         CensusRow {
@@ -291,7 +298,7 @@ pub fn finish(units: &Records<UnitOut>) -> Result<CensusTable> {
                             cols,
                             method: "frontier".into(),
                             undirected,
-                            directed: if cells == 1 { 1 } else { 2 * undirected },
+                            directed,
                             work,
                         },
                     );
@@ -304,11 +311,11 @@ pub fn finish(units: &Records<UnitOut>) -> Result<CensusTable> {
                         rows: u.rows,
                         cols: u.cols,
                         method: "walk".into(),
-                        undirected: 0,
-                        directed: 0,
+                        undirected: BigUint::ZERO,
+                        directed: BigUint::ZERO,
                         work: 0,
                     });
-                e.directed += parse_u128(&u.counts[0])?;
+                e.directed += parse_count(&u.counts[0])?;
                 e.work += u.work[0];
             }
             m => return Err(input_error(format!("numbrix census: unknown method '{m}'"))),
@@ -317,8 +324,8 @@ pub fn finish(units: &Records<UnitOut>) -> Result<CensusTable> {
     for row in table.values_mut() {
         if row.method == "walk" {
             if row.rows * row.cols == 1 {
-                row.undirected = row.directed;
-            } else if row.directed % 2 != 0 {
+                row.undirected = row.directed.clone();
+            } else if row.directed.bit(0) {
                 anyhow::bail!(
                     "walk census {}x{}: odd directed count {}",
                     row.rows,
@@ -326,7 +333,7 @@ pub fn finish(units: &Records<UnitOut>) -> Result<CensusTable> {
                     row.directed
                 );
             } else {
-                row.undirected = row.directed / 2;
+                row.undirected = &row.directed / 2u32;
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::census_job::{self, CENSUS_FILE, CensusJob};
 use super::sampler_job::{self, SAMPLER_FILE};
-use crate::engine::cli::{EngineArgs, RunStats, execute, write_result};
+use crate::engine::cli::{EngineArgs, RunStats, execute, write_result, write_result_keeping};
 use crate::engine::{Job, Records};
 use crate::error::input_error;
 use anyhow::Result;
@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct CensusArgs {
-    /// Rectangles m×n with m ≤ n ≤ this side are counted by the frontier counter (1 to 14).
+    /// Rectangles m×n with m ≤ n ≤ this side are counted by the frontier counter (default 12;
+    /// 1 to 17). Rows of larger rectangles already in the CSV are kept.
     #[arg(long, default_value_t = 12, value_name = "N")]
     pub max_side: usize,
     /// Rectangles (m ≤ n ≤ max side) with at most this many cells are also counted by brute
-    /// force with the walk engine (0 to 64; 0 = none).
+    /// force with the walk engine (default 49; 0 to 64; 0 = none).
     #[arg(long, default_value_t = 49, value_name = "CELLS")]
     pub walk_max_cells: usize,
     #[command(flatten)]
@@ -49,10 +50,13 @@ pub struct SamplerArgs {
 pub fn run_census(args: CensusArgs) -> Result<()> {
     let job = CensusJob::new(args.max_side, args.walk_max_cells)?;
     args.engine.validate()?;
+    // Read the existing table first: a malformed file is refused before any work.
+    let mut table = existing_census(&args.engine.results)?;
     let Some((units, stats)) = execute(&job, &args.engine)? else {
         return Ok(());
     };
-    let table = census_job::finish(&units)?;
+    let computed = census_job::finish(&units)?;
+    table.extend(computed);
     eprintln!(
         "numbrix census to side {} (walk to {} cells): {} rows in {:.2} s on {} threads ({} units)",
         args.max_side,
@@ -65,11 +69,33 @@ pub fn run_census(args: CensusArgs) -> Result<()> {
     write_census(&args.engine.results, &table, &stats)
 }
 
+/// The census table already in the results directory (empty if there is none).
+fn existing_census(results: &Path) -> Result<census_job::CensusTable> {
+    let path = results.join(CENSUS_FILE);
+    if path.exists() {
+        census_job::read_census(&path)
+    } else {
+        Ok(census_job::CensusTable::new())
+    }
+}
+
+/// The census CSV is a keyed table: a run replaces the rows it computed and keeps the others, so
+/// the manifest keeps the records of earlier runs that reached further.
 fn write_census(results: &Path, table: &census_job::CensusTable, stats: &RunStats) -> Result<()> {
-    write_result(
+    let this = &stats.spec.params;
+    let beyond = |spec: &crate::engine::JobSpec, key: &str| {
+        spec.params[key].as_u64().unwrap_or(0) > this[key].as_u64().unwrap_or(0)
+    };
+    let keep = |spec: &crate::engine::JobSpec| {
+        spec.kind == census_job::KIND
+            && spec.params["only"].is_null()
+            && (beyond(spec, "max_side") || beyond(spec, "walk_max_cells"))
+    };
+    write_result_keeping(
         &results.join(CENSUS_FILE),
         &census_job::census_csv(table),
         &[stats],
+        keep,
     )?;
     stats.cleanup();
     Ok(())
@@ -189,7 +215,8 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
                     "numbrix-census partials do not match this version's job spec",
                 ));
             }
-            let table = census_job::finish(&units)?;
+            let mut table = existing_census(results)?;
+            table.extend(census_job::finish(&units)?);
             write_census(results, &table, &stats)?;
             Ok(true)
         }

@@ -5,6 +5,7 @@ use super::sampler_job::{SAMPLER_FILE, read_sampler};
 use crate::reference::*;
 use crate::report::{Check, Section};
 use anyhow::Result;
+use num_bigint::BigUint;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -12,9 +13,25 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
     Ok(vec![census_section(results)?, sampler_section(results)?])
 }
 
-fn get(t: &CensusTable, r: usize, c: usize, m: &str) -> Option<(u128, u128)> {
+fn get(t: &CensusTable, r: usize, c: usize, m: &str) -> Option<(BigUint, BigUint)> {
     t.get(&(r, c, m.to_string()))
-        .map(|row| (row.undirected, row.directed))
+        .map(|row| (row.undirected.clone(), row.directed.clone()))
+}
+
+/// The committed census: frontier rows for every m ≤ n ≤ this side.
+pub const EXPECTED_FRONTIER_SIDE: usize = 15;
+/// The committed census: walk rows for every m ≤ n with at most this many cells.
+pub const EXPECTED_WALK_CELLS: usize = 49;
+
+/// A120443(n) as an exact integer, where the reference lists it (n = 1..=16).
+fn a120443(n: usize) -> Option<BigUint> {
+    if n < A120443_SQUARE_PATHS.len() {
+        Some(BigUint::from(A120443_SQUARE_PATHS[n]))
+    } else if n == 16 {
+        Some(A120443_16.parse().expect("reference decimal"))
+    } else {
+        None
+    }
 }
 
 fn census_section(results: &Path) -> Result<Section> {
@@ -33,8 +50,41 @@ fn census_section(results: &Path) -> Result<Section> {
          | n | n×n undirected (frontier) | walk agrees | A120443 |\n| ---: | ---: | :---: | :---: |\n",
     );
     let max_side = t.keys().map(|k| k.1).max().unwrap_or(0);
+    // Every expected row is present.
+    let mut missing = Vec::new();
+    let mut expected = 0;
+    for m in 1..=EXPECTED_FRONTIER_SIDE {
+        for n in m..=EXPECTED_FRONTIER_SIDE {
+            expected += 1;
+            if get(&t, m, n, "frontier").is_none() {
+                missing.push(format!("{m}x{n} frontier"));
+            }
+            if m * n <= EXPECTED_WALK_CELLS {
+                expected += 1;
+                if get(&t, m, n, "walk").is_none() {
+                    missing.push(format!("{m}x{n} walk"));
+                }
+            }
+        }
+    }
+    s.checks.push(Check::rows_present(
+        format!(
+            "frontier rows m ≤ n ≤ {EXPECTED_FRONTIER_SIDE} and walk rows of at most \
+             {EXPECTED_WALK_CELLS} cells present"
+        ),
+        expected,
+        &missing,
+    ));
     // n×n against A120443 and A096969.
-    for n in 1..=max_side.min(A120443_SQUARE_PATHS.len() - 1) {
+    for n in 1..=max_side {
+        let Some(want_u) = a120443(n) else {
+            continue;
+        };
+        let want_d = if n == 1 {
+            want_u.clone()
+        } else {
+            &want_u * 2u32
+        };
         let Some((u, d)) = get(&t, n, n, "frontier") else {
             s.checks.push(Check::new(
                 format!("{n}x{n} frontier present"),
@@ -45,36 +95,44 @@ fn census_section(results: &Path) -> Result<Section> {
         };
         s.checks.push(Check::eq(
             format!("{n}x{n} frontier undirected = A120443({n})"),
-            u,
-            A120443_SQUARE_PATHS[n],
+            u.clone(),
+            want_u.clone(),
         ));
-        s.checks.push(Check::eq(
-            format!("{n}x{n} frontier directed = A096969({n})"),
-            d,
-            A096969_SQUARE_DIRECTED[n],
-        ));
+        if n < A096969_SQUARE_DIRECTED.len() {
+            s.checks.push(Check::eq(
+                format!("{n}x{n} frontier directed = A096969({n})"),
+                d,
+                BigUint::from(A096969_SQUARE_DIRECTED[n]),
+            ));
+        } else {
+            s.checks.push(Check::eq(
+                format!("{n}x{n} frontier directed = 2·A120443({n})"),
+                d,
+                want_d.clone(),
+            ));
+        }
         let walk = get(&t, n, n, "walk");
-        if let Some((wu, wd)) = walk {
+        if let Some((wu, wd)) = &walk {
             s.checks.push(Check::eq(
                 format!("{n}x{n} walk directed = A096969({n})"),
-                wd,
-                A096969_SQUARE_DIRECTED[n],
+                wd.clone(),
+                want_d.clone(),
             ));
             s.checks.push(Check::eq(
                 format!("{n}x{n} walk undirected = A120443({n})"),
-                wu,
-                A120443_SQUARE_PATHS[n],
+                wu.clone(),
+                want_u.clone(),
             ));
         }
         let _ = writeln!(
             s.body,
             "| {n} | {u} | {} | {} |",
-            match walk {
-                Some((wu, _)) if wu == u => "yes",
+            match &walk {
+                Some((wu, _)) if *wu == u => "yes",
                 Some(_) => "NO",
                 None => "–",
             },
-            if u == A120443_SQUARE_PATHS[n] {
+            if u == want_u {
                 "yes"
             } else {
                 "NO"
@@ -86,13 +144,14 @@ fn census_section(results: &Path) -> Result<Section> {
     for m in 2..=max_side.min(12) {
         for method in ["walk", "frontier"] {
             if let Some((u, _)) = get(&t, 2, m, method) {
+                let want = a003682_ladder_paths(m as u64);
                 s.checks.push(Check::eq(
                     format!("2x{m} {method} = m²−m+2 (A003682)"),
-                    u,
-                    a003682_ladder_paths(m as u64),
+                    u.clone(),
+                    BigUint::from(want),
                 ));
                 if method == "walk" && m <= 8 {
-                    ladder.push(u);
+                    ladder.push(u128::try_from(&u).unwrap_or(u128::MAX));
                 }
             }
         }
@@ -111,7 +170,7 @@ fn census_section(results: &Path) -> Result<Section> {
                 s.checks.push(Check::eq(
                     format!("{m}x{n} {method} = A332307({m},{n})"),
                     u,
-                    want,
+                    BigUint::from(want),
                 ));
             }
         }
@@ -123,9 +182,9 @@ fn census_section(results: &Path) -> Result<Section> {
     for row in t.values() {
         let cells = row.rows * row.cols;
         let want = if cells == 1 {
-            row.undirected
+            row.undirected.clone()
         } else {
-            2 * row.undirected
+            &row.undirected * 2u32
         };
         directed_ok &= row.directed == want;
         if row.method == "walk"
@@ -148,10 +207,13 @@ fn census_section(results: &Path) -> Result<Section> {
     let _ = write!(
         s.body,
         "\nThe walk engine and the frontier counter agree on {agree} of {both} grids where both ran; \
-         the full rectangle table (m ≤ n ≤ {max_side}) is in the CSV. Largest: 12×12 has {} \
-         undirected Hamiltonian paths.\n",
-        get(&t, 12, 12, "frontier")
-            .map(|x| x.0.to_string())
+         the full rectangle table (m ≤ n ≤ {max_side}) is in the CSV. Largest square: {}.\n",
+        (1..=max_side)
+            .rev()
+            .find_map(|n| get(&t, n, n, "frontier").map(|x| format!(
+                "{n}×{n} has {} undirected Hamiltonian paths",
+                x.0
+            )))
             .unwrap_or_else(|| "–".into())
     );
     Ok(s)
@@ -207,7 +269,7 @@ fn sampler_section(results: &Path) -> Result<Section> {
             if let Some((u, _)) = get(t, m, n, "frontier") {
                 s.checks.push(Check::eq(
                     format!("{}x{} {}: listed paths = census", r.rows, r.cols, r.variant),
-                    r.paths as u128,
+                    BigUint::from(r.paths as u128),
                     u,
                 ));
             }
