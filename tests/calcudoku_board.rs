@@ -434,7 +434,7 @@ fn time_takes_lists_and_files() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let s = String::from_utf8(out.stdout).unwrap();
-    for set in ["4x4 cage<=3 shown", "4x4 cage<=3 hidden", "5x5 cage<=3 shown", "5x5 cage<=3 hidden"] {
+    for set in ["4x4 cage 1-3 shown", "4x4 cage 1-3 hidden", "5x5 cage 1-3 shown", "5x5 cage 1-3 hidden"] {
         assert!(s.contains(set), "{s}");
     }
     let saved = std::fs::read_dir(dir.path()).unwrap().count();

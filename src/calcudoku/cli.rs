@@ -86,6 +86,10 @@ pub enum CalcudokuCmd {
         /// Same as --signs hidden (default: off).
         #[arg(long)]
         hide_signs: bool,
+        /// Random boards without one-cell cages (each folded into a neighbour, as Keen cuts)
+        /// (default: off).
+        #[arg(long)]
+        no_singletons: bool,
         /// Search nodes per decision before it is reported as unknown, at least 1
         /// (default: 1000000).
         #[arg(long, default_value_t = DEFAULT_NODE_CAP)]
@@ -213,6 +217,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             seed,
             signs,
             hide_signs,
+            no_singletons,
             node_cap,
             rungs,
             probe_depth,
@@ -226,6 +231,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             boards,
             seed,
             signs: if hide_signs { Signs::Hidden } else { signs },
+            no_singletons,
             node_cap,
             rungs,
             probe_depth,
@@ -451,6 +457,7 @@ struct TimeArgs {
     boards: usize,
     seed: u64,
     signs: Signs,
+    no_singletons: bool,
     node_cap: u64,
     rungs: String,
     probe_depth: String,
@@ -495,7 +502,10 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         for &n in &orders {
             for &m in &cages {
                 for &h in hides {
-                    sets.push(random_set(n, m, a.boards, a.seed, h));
+                    if a.no_singletons && m < 2 {
+                        return Err(input_error("--no-singletons needs largest cages of 2 or more"));
+                    }
+                    sets.push(random_set(n, m, a.no_singletons, a.boards, a.seed, h));
                 }
             }
         }

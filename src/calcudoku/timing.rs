@@ -4,7 +4,7 @@
 //! saved as board files.
 
 use super::board::Board;
-use super::generate::random_board;
+use super::generate::{GenOptions, random_board, random_board_with};
 use super::solver::{Count, Rungs, SearchPolicy, solve_with};
 use crate::error::input_error;
 use anyhow::Result;
@@ -70,16 +70,35 @@ pub struct TimeSet {
 /// Seeded random-cut boards: board `k` of (order, largest cage) is drawn from one stream seeded
 /// by `seed`, as `calcudoku generate` draws them; the hidden-sign set is the same boards with
 /// every sign hidden.
-pub fn random_set(order: usize, max_cage: usize, boards: usize, seed: u64, hide: bool) -> TimeSet {
+/// With `no_singletons`, one-cell cages are folded into neighbours (Keen's cuts, see
+/// [`super::generate::fold_singletons`]).
+pub fn random_set(
+    order: usize,
+    max_cage: usize,
+    no_singletons: bool,
+    boards: usize,
+    seed: u64,
+    hide: bool,
+) -> TimeSet {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let signs = if hide { "hidden" } else { "shown" };
+    let opts = GenOptions {
+        max_cage,
+        no_singletons,
+        mul_only: false,
+    };
+    let (min, tag) = if no_singletons { (2, "_min2") } else { (1, "") };
     TimeSet {
-        name: format!("{order}x{order} cage<={max_cage} {signs}"),
+        name: format!("{order}x{order} cage {min}-{max_cage} {signs}"),
         boards: (0..boards)
             .map(|k| {
-                let b = random_board(order, max_cage, hide, &mut rng).0;
+                let b = if no_singletons {
+                    random_board_with(order, opts, hide, &mut rng).0
+                } else {
+                    random_board(order, max_cage, hide, &mut rng).0
+                };
                 (
-                    format!("{order}x{order}_cage{max_cage}_{signs}_seed{seed}_board{k}"),
+                    format!("{order}x{order}_cage{max_cage}{tag}_{signs}_seed{seed}_board{k}"),
                     b,
                 )
             })
