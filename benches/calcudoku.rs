@@ -1,10 +1,13 @@
 //! Calcudoku benches: each rung on a fixed seeded set of boards per order 4–9 (applied to the
 //! fixpoint of the rungs below it, so it has work to do), full uniqueness solves (cap 2) per
-//! order reported as boards per second, and the independent verifier alongside.
+//! order reported as boards per second, the independent verifier alongside, and the tail: the
+//! slowest random-cut boards saved under examples/calcudoku/tail/, each decided (cap 2) with
+//! the default search policy and with the probe rung at every node.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::calcudoku::generate::seeded_board;
 use gridcensus::calcudoku::solver::{ALL_RUNGS, Ctx, Rungs, State, ladder};
-use gridcensus::calcudoku::{Board, solve, verify_count};
+use gridcensus::calcudoku::solver::SearchPolicy;
+use gridcensus::calcudoku::{Board, solve, solve_with, verify_count};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -145,12 +148,67 @@ fn generator_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// The tail set: every board file under examples/calcudoku/tail/, in name order.
+fn tail_boards() -> Vec<(String, Board)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/calcudoku/tail");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("examples/calcudoku/tail")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("tail board");
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, Board::parse(&text, false).expect("tail board parses"))
+        })
+        .collect()
+}
+
+fn tail_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("calcudoku_tail");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(2));
+    for (name, b) in tail_boards() {
+        g.bench_function(format!("default/{name}"), |bch| {
+            bch.iter(|| black_box(solve(&b, Rungs::ALL, 2, 1_000_000)))
+        });
+    }
+    g.finish();
+}
+
+fn tail_probe_everywhere_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("calcudoku_tail_probe_everywhere");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(5));
+    for (name, b) in tail_boards() {
+        g.bench_function(name, |bch| {
+            bch.iter(|| {
+                black_box(solve_with(
+                    &b,
+                    Rungs::ALL,
+                    2,
+                    1_000_000,
+                    SearchPolicy::PROBE_EVERYWHERE,
+                ))
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     group,
     rung_benches,
     unique_benches,
     verifier_benches,
     cut_benches,
-    generator_benches
+    generator_benches,
+    tail_benches,
+    tail_probe_everywhere_benches
 );
 criterion_main!(group);

@@ -239,6 +239,9 @@ fn example_boards() {
     let mut seen = 0;
     for entry in std::fs::read_dir("examples/calcudoku").unwrap() {
         let path = entry.unwrap().path();
+        if path.is_dir() {
+            continue; // the tail set, checked below
+        }
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let b = Board::parse(&std::fs::read_to_string(&path).unwrap(), false).unwrap();
         let out = solve(&b, Rungs::ALL, 2, 10_000_000);
@@ -316,4 +319,156 @@ fn agree_job_is_deterministic_across_threads_and_shards() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(csv, read(c.path()));
+}
+
+#[test]
+fn unsigned_cages_validate_against_every_operation() {
+    // 3 + 4 = 7 on a 4x4: out of reach for '-', fine for '?' and under hidden signs.
+    let text = |op: &str| {
+        format!(
+            "order 4\n{op} 7 r1c1 r1c2\n+ 7 r1c3 r1c4\n+ 10 r2c1 r2c2 r2c3 r2c4\n\
+             + 10 r3c1 r3c2 r3c3 r3c4\n+ 10 r4c1 r4c2 r4c3 r4c4\n"
+        )
+    };
+    assert!(err_of(&text("-")).contains("out of reach for '-'"));
+    let b = Board::parse(&text("?"), false).unwrap();
+    assert!(b.cage_hidden(0) && !b.cage_hidden(1));
+    assert!(Board::parse(&text("-"), true).is_ok());
+    // A '?' cage no operation reaches is refused, naming every operation.
+    let far = "order 4\n? 50 r1c1 r1c2\n+ 7 r1c3 r1c4\n+ 10 r2c1 r2c2 r2c3 r2c4\n\
+               + 10 r3c1 r3c2 r3c3 r3c4\n+ 10 r4c1 r4c2 r4c3 r4c4\n";
+    assert!(err_of(far).contains("any operation"), "{}", err_of(far));
+    // '?' round-trips through the text format.
+    assert_eq!(Board::parse(&b.to_text(), false).unwrap().cages, b.cages);
+}
+
+#[test]
+fn unsigned_text_gives_the_hidden_board() {
+    use gridcensus::calcudoku::verify_count;
+    for seed in 0..40 {
+        let (b, _) = seeded_board(4, 3, true, seed);
+        let u = Board::parse(&b.unsigned_text(), false).unwrap();
+        assert!(!u.hide_signs && (0..u.cages.len()).all(|i| u.cage_hidden(i)));
+        assert_eq!(verify_count(&b, 50).0, verify_count(&u, 50).0);
+        assert_eq!(solve(&b, Rungs::ALL, 50, 1_000_000).count, solve(&u, Rungs::ALL, 50, 1_000_000).count);
+    }
+}
+
+#[test]
+fn keen_ids_round_trip() {
+    use gridcensus::calcudoku::keen::{parse_id, to_id};
+    for seed in 0..300 {
+        let n = 3 + (seed % 7) as usize;
+        let (b, sq) = seeded_board(n, 1 + (seed % 8) as usize, false, seed);
+        let id = to_id(&b).unwrap();
+        let back = parse_id(&id).unwrap();
+        assert!(back.is_solution(&sq), "{id}");
+        let mut want = b.cages.clone();
+        want.sort_by_key(|c| c.cells[0]);
+        let mut got = back.cages.clone();
+        got.sort_by_key(|c| c.cells[0]);
+        assert_eq!(got, want, "{id}");
+        assert_eq!(to_id(&back).unwrap(), id);
+    }
+    // Keen's parameters (difficulty letter, multiplication only) are accepted.
+    let (b, _) = seeded_board(6, 4, false, 7);
+    let id = to_id(&b).unwrap();
+    let desc = id.split_once(':').unwrap().1;
+    for p in ["6dn", "6dxm", "6"] {
+        assert_eq!(parse_id(&format!("{p}:{desc}")).unwrap().cages.len(), b.cages.len());
+    }
+    assert!(parse_id(&format!("6dq:{desc}")).is_err());
+    assert!(parse_id(&format!("7:{desc}")).is_err());
+    // Hidden signs have no Keen ID.
+    assert!(to_id(&b.with_hidden_signs(true)).is_err());
+}
+
+#[test]
+fn keen_id_of_a_known_board() {
+    use gridcensus::calcudoku::keen::{parse_id, to_id};
+    // 3x3: cages {r1c1 r1c2}, {r1c3 r2c3}, {r2c1 r3c1}, {r2c2}, {r3c2 r3c3}.
+    let text = "order 3\n+ 3 r1c1 r1c2\n- 1 r1c3 r2c3\n/ 2 r2c1 r3c1\n= 3 r2c2\n* 6 r3c2 r3c3\n";
+    let b = Board::parse(text, false).unwrap();
+    // Walls between horizontal neighbours in reading order: no, yes | yes, yes | yes, no; then
+    // between vertical neighbours column by column: yes, no | yes, yes | no, yes; then the
+    // virtual wall. Non-walls before each wall: a _ _ _ a a _ a _, and the run of three '_'
+    // is written '_3'. Clues by first cell: +3, -1, /2, =3 (Keen writes a3), *6.
+    let id = to_id(&b).unwrap();
+    assert_eq!(id, "3:a_3aa_a_,a3s1d2a3m6");
+    let back = parse_id(&id).unwrap();
+    assert_eq!(back.to_text(), b.to_text());
+}
+
+#[test]
+fn generate_keen_options() {
+    let run = |args: &[&str]| {
+        let out = bin().args(["calcudoku", "generate"]).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let t = run(&["--order", "6", "--max-cage", "4", "--no-singletons", "--mul-only", "--seed", "3"]);
+    let b = Board::parse(&t, false).unwrap();
+    assert!(b.cages.iter().all(|c| c.cells.len() >= 2 && c.cells.len() <= 4));
+    assert!(b.cages.iter().all(|c| c.op == gridcensus::calcudoku::Op::Mul));
+    let t = run(&["--order", "5", "--grade", "single", "--seed", "2"]);
+    let b = Board::parse(&t, false).unwrap();
+    let o = solve(&b, Rungs::ALL, 2, 1_000_000);
+    assert!(o.unique() && o.grade == Grade::Rung(Rung::Single), "{t}");
+    let id = run(&["--order", "5", "--seed", "2", "--format", "keen"]);
+    let kb = gridcensus::calcudoku::keen::parse_id(id.trim()).unwrap();
+    let tb = Board::parse(&run(&["--order", "5", "--seed", "2"]), false).unwrap();
+    assert_eq!(kb.cages.len(), tb.cages.len());
+    // A board file may hold a Keen ID.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("k.txt");
+    std::fs::write(&p, &id).unwrap();
+    let out = bin().args(["calcudoku", "solve"]).arg(&p).output().unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn time_takes_lists_and_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["calcudoku", "time", "--orders", "4,5", "--max-cages", "3", "--boards", "20",
+               "--signs", "both", "--tail-out"])
+        .arg(dir.path())
+        .args(["--tail-count", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8(out.stdout).unwrap();
+    for set in ["4x4 cage 1-3 shown", "4x4 cage 1-3 hidden", "5x5 cage 1-3 shown", "5x5 cage 1-3 hidden"] {
+        assert!(s.contains(set), "{s}");
+    }
+    let saved = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(saved, 8);
+    let out = bin().args(["calcudoku", "time"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("8 file(s)"));
+    let out = bin().args(["calcudoku", "time", "--node-cap", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The tail boards: each has two or more answers, found alike by the default search policy and
+/// by probing at every node, and both answers are solutions by the independent verifier.
+#[test]
+fn tail_boards_decide_alike_under_both_policies() {
+    use gridcensus::calcudoku::solver::SearchPolicy;
+    use gridcensus::calcudoku::solve_with;
+    use gridcensus::calcudoku::verify::verify_grid;
+    let mut seen = 0;
+    for entry in std::fs::read_dir("examples/calcudoku/tail").unwrap() {
+        let path = entry.unwrap().path();
+        let b = Board::parse(&std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        let a = solve(&b, Rungs::ALL, 2, 1_000_000);
+        let e = solve_with(&b, Rungs::ALL, 2, 1_000_000, SearchPolicy::PROBE_EVERYWHERE);
+        assert_eq!(a.count, Count::AtLeast(2), "{}", path.display());
+        assert_eq!(e.count, Count::AtLeast(2), "{}", path.display());
+        for s in a.solutions.iter().chain(e.solutions.iter()) {
+            assert!(verify_grid(&b, s));
+        }
+        seen += 1;
+    }
+    assert!(seen >= 3);
 }

@@ -3,8 +3,10 @@
 //! Rules (write-up 000, "The rules"): fill an n×n grid with 1..=n as a Latin square; each cage
 //! shows a target and an operation its numbers must reach; − and ÷ label only two-cell cages, in
 //! either order; a number may repeat inside a cage as long as the repeats share no row or column;
-//! a one-cell cage gives its number. In **hidden-sign mode** a cage holds if any operation its
-//! size allows reaches the target (one cell: the value; two cells: + − × ÷; more: + ×).
+//! a one-cell cage gives its number. A cage whose sign is hidden (an **unsigned** cage, `?` in the
+//! file, as puzzle books print the signless edition) holds if any operation its size allows
+//! reaches the target (one cell: the value; two cells: + − × ÷; more: + ×). Signs may be hidden
+//! per cage (mixed boards) or for the whole board (**hidden-sign mode**, `--hide-signs`).
 //!
 //! # File format
 //!
@@ -20,9 +22,11 @@
 //! ```
 //!
 //! The first line is `order N` (3 ≤ N ≤ 9). Then one line per cage: the operation (`+`, `-`,
-//! `*` or `x`, `/`, or `=` for a one-cell cage; `−` `×` `÷` are accepted too), the target (a
-//! positive integer), then the cage's cells as `rRcC` (1-based row and column). Cells may be
-//! listed in any order; each cell is in exactly one cage.
+//! `*` or `x`, `/`, `=` for a one-cell cage, or `?` for a cage whose sign is hidden; `−` `×` `÷`
+//! are accepted too), the target (a positive integer), then the cage's cells as `rRcC` (1-based
+//! row and column). Cells may be listed in any order; each cell is in exactly one cage. A `?`
+//! cage is validated against every operation its size allows; so is every cage in hidden-sign
+//! mode (the written sign must still be legal for the cage's size).
 
 use crate::error::input_error;
 use anyhow::Result;
@@ -42,6 +46,8 @@ pub enum Op {
     Div,
     /// A one-cell cage: the target is the cell's value.
     Given,
+    /// The sign is hidden (`?`): any operation the cage's size allows.
+    Any,
 }
 
 impl Op {
@@ -52,6 +58,7 @@ impl Op {
             Op::Mul => "*",
             Op::Div => "/",
             Op::Given => "=",
+            Op::Any => "?",
         }
     }
     fn parse(s: &str) -> Option<Op> {
@@ -61,6 +68,7 @@ impl Op {
             "*" | "x" | "X" | "×" => Op::Mul,
             "/" | "÷" => Op::Div,
             "=" => Op::Given,
+            "?" => Op::Any,
             _ => return None,
         })
     }
@@ -70,6 +78,7 @@ impl Op {
             Op::Given => size == 1,
             Op::Sub | Op::Div => size == 2,
             Op::Add | Op::Mul => size >= 2,
+            Op::Any => size >= 1,
         }
     }
     /// The operations a cage of `size` cells may hold under hidden signs.
@@ -161,6 +170,9 @@ impl Cage {
 pub fn op_holds(op: Op, target: u64, vals: &[u8]) -> bool {
     match op {
         Op::Given => vals.len() == 1 && vals[0] as u64 == target,
+        Op::Any => Op::hidden_ops(vals.len())
+            .iter()
+            .any(|&op| op_holds(op, target, vals)),
         Op::Add => vals.iter().map(|&v| v as u64).sum::<u64>() == target,
         Op::Mul => {
             let mut p: u64 = 1;
@@ -288,17 +300,30 @@ impl Board {
             }
             let t = cage.target;
             let nu = n as u64;
-            let reach = match cage.op {
+            let reach = |op: Op| match op {
                 Op::Given => t <= nu,
                 Op::Add => t >= size as u64 && t <= size as u64 * nu,
                 Op::Sub => t < nu,
                 Op::Div => t >= 2 && t <= nu,
                 Op::Mul => product_reachable(t, size, nu),
+                Op::Any => false,
             };
-            if !reach {
+            // An unsigned cage (and every cage in hidden-sign mode) is validated against every
+            // operation its size allows, not against the written sign.
+            let hidden = hide_signs || cage.op == Op::Any;
+            let ok = if hidden {
+                Op::hidden_ops(size).iter().any(|&op| reach(op))
+            } else {
+                reach(cage.op)
+            };
+            if !ok {
+                let what = if hidden {
+                    "any operation".to_string()
+                } else {
+                    format!("'{}'", cage.op.symbol())
+                };
                 return Err(input_error(format!(
-                    "{d}: target {t} is out of reach for '{}' on {size} cell(s) with values 1..={n}",
-                    cage.op.symbol()
+                    "{d}: target {t} is out of reach for {what} on {size} cell(s) with values 1..={n}"
                 )));
             }
         }
@@ -365,10 +390,21 @@ impl Board {
         b
     }
 
+    /// Is cage `i`'s sign hidden (an unsigned `?` cage, or hidden-sign mode)?
+    #[inline]
+    pub fn cage_hidden(&self, i: usize) -> bool {
+        self.hide_signs || self.cages[i].op == Op::Any
+    }
+
+    /// Does any cage have a hidden sign?
+    pub fn any_hidden(&self) -> bool {
+        (0..self.cages.len()).any(|i| self.cage_hidden(i))
+    }
+
     /// Does cage `i` hold for these values of its cells (in `cells` order)?
     pub fn cage_holds(&self, i: usize, vals: &[u8]) -> bool {
         let cage = &self.cages[i];
-        if self.hide_signs {
+        if self.cage_hidden(i) {
             Op::hidden_ops(vals.len())
                 .iter()
                 .any(|&op| op_holds(op, cage.target, vals))
@@ -437,7 +473,7 @@ impl Board {
             }
             let op = Op::parse(toks[0]).ok_or_else(|| {
                 input_error(format!(
-                    "line {lno} (cage {k}): unknown operation '{}' (use + - * / =)",
+                    "line {lno} (cage {k}): unknown operation '{}' (use + - * / = ?)",
                     toks[0]
                 ))
             })?;
@@ -464,11 +500,28 @@ impl Board {
         Board::new(n, cages, hide_signs)
     }
 
-    /// Write the plain-text format; `Board::parse(&b.to_text())` gives the same board back.
+    /// Write the plain-text format; `Board::parse(&b.to_text(), b.hide_signs)` gives the same
+    /// board back.
     pub fn to_text(&self) -> String {
+        self.text_with(false)
+    }
+
+    /// The plain-text format with every hidden sign written as `?`, so that the file alone says
+    /// which signs are hidden: `Board::parse(&b.unsigned_text(), false)` gives a board with the
+    /// same answers.
+    pub fn unsigned_text(&self) -> String {
+        self.text_with(true)
+    }
+
+    fn text_with(&self, mark_hidden: bool) -> String {
         let mut s = format!("order {}\n", self.n);
-        for cage in &self.cages {
-            let _ = write!(s, "{} {}", cage.op.symbol(), cage.target);
+        for (i, cage) in self.cages.iter().enumerate() {
+            let op = if mark_hidden && self.cage_hidden(i) {
+                Op::Any
+            } else {
+                cage.op
+            };
+            let _ = write!(s, "{} {}", op.symbol(), cage.target);
             for &c in &cage.cells {
                 let _ = write!(s, " {}", cell_name(self.n, c as usize));
             }

@@ -9,7 +9,8 @@
 //! - it is a two-cell − or ÷ cage holding one of the four cells whose other number sits at the
 //!   same distance (−) or the same ratio (÷) from both symbols: `2x = a + b` or `x² = a·b`.
 //!
-//! In hidden-sign mode the rule widens: any other touching cage survives if some operation its
+//! For a cage whose sign is hidden (`?`, or hidden-sign mode) the rule widens: any other touching
+//! cage survives if some operation its
 //! size allows still reaches the target with the flipped numbers.
 
 use super::board::{Board, Op};
@@ -101,7 +102,7 @@ fn cage_survives(board: &Board, grid: &[u8], f: &Flip, i: usize) -> bool {
     if d == e {
         return true; // multiset unchanged (or untouched)
     }
-    if !board.hide_signs && cage.cells.len() == 2 && d + e == 1 {
+    if !board.cage_hidden(i) && cage.cells.len() == 2 && d + e == 1 {
         let other = cage
             .cells
             .iter()
@@ -115,7 +116,7 @@ fn cage_survives(board: &Board, grid: &[u8], f: &Flip, i: usize) -> bool {
             _ => false,
         };
     }
-    if board.hide_signs {
+    if board.cage_hidden(i) {
         let flipped = f.apply(n, grid);
         let vals: Vec<u8> = cage.cells.iter().map(|&c| flipped[c as usize]).collect();
         return board.cage_holds(i, &vals);

@@ -3,8 +3,9 @@
 use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv};
 use super::board::{Board, grid_text};
 use super::certificate::certified_flips;
-use super::generate::random_board;
-use super::solver::{ALL_RUNGS, Count, HintEnd, Rungs, hints, solve};
+use super::board::{MAX_CAGE, MAX_ORDER, MIN_ORDER};
+use super::solver::{ALL_RUNGS, Count, Grade, HintEnd, Rung, Rungs, SearchPolicy, hints, solve};
+use crate::engine::cli::{DEFAULT_NODE_CAP, DEFAULT_SEED, parse_int_list};
 use crate::engine::Records;
 use crate::engine::cli::{EngineArgs, execute, write_result};
 use crate::error::input_error;
@@ -16,14 +17,25 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
-    /// Board file (plain text: `order N`, then one line per cage `OP TARGET rRcC ...`).
+    /// Board file: plain text (`order N`, then one line per cage `OP TARGET rRcC ...`, OP one of
+    /// + - * / = or ? for a hidden sign) or a Keen game ID (`W:DESC` / `Wdn:DESC`).
     pub file: PathBuf,
-    /// Hide every operation sign: a cage holds if any operation its size allows reaches it.
+    /// Hide every operation sign: a cage holds if any operation its size allows reaches it
+    /// (default: off; signs as written, `?` cages hidden).
     #[arg(long)]
     pub hide_signs: bool,
-    /// Rungs to enable: `all`, `none`, or a comma list of cage,single,hidden,must,subset,probe.
+    /// Rungs to enable: all, none, default (= all), or a comma list of
+    /// cage,single,hidden,must,subset,probe (default: all).
     #[arg(long, default_value = "all")]
     pub rungs: String,
+}
+
+/// Sign modes to time.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signs {
+    Shown,
+    Hidden,
+    Both,
 }
 
 #[derive(Subcommand, Debug)]
@@ -33,56 +45,88 @@ pub enum CalcudokuCmd {
     Solve {
         #[command(flatten)]
         board: BoardArgs,
-        /// Count solutions up to this many (2 decides uniqueness).
+        /// Count solutions up to this many, at least 1 (default: 2, which decides uniqueness).
         #[arg(long, default_value_t = 2)]
         cap: u64,
-        /// Give up after this many search nodes and report the count as unknown.
-        #[arg(long, default_value_t = 10_000_000)]
+        /// Search nodes per decision before the count is reported as unknown, at least 1
+        /// (default: 1000000).
+        #[arg(long, default_value_t = DEFAULT_NODE_CAP)]
         node_cap: u64,
     },
     /// The next deduction(s) from the empty grid, each with its rung and a one-line reason.
     Hint {
         #[command(flatten)]
         board: BoardArgs,
-        /// How many successive deductions to print.
+        /// How many successive deductions to print; 0 = all until solved or stuck (default: 1).
         #[arg(long, default_value_t = 1)]
         steps: usize,
     },
-    /// Time uniqueness decisions (cap 2) on seeded random boards: median, p90, p99, max.
+    /// Time uniqueness decisions (cap 2), board by board: median, p90, p99 and max of CPU time
+    /// per (order, largest cage, sign mode) on seeded random-cut boards, or on board files.
     Time {
-        #[arg(long, default_value_t = 7)]
-        order: usize,
-        #[arg(long, default_value_t = 4)]
-        max_cage: usize,
+        /// Board files or directories of `*.txt` board files to time instead of random boards.
+        files: Vec<PathBuf>,
+        /// Orders of the random boards: one (7), a range (7-9) or a list (7,9); 3 to 9
+        /// (default: 7).
+        #[arg(long, alias = "order", default_value = "7")]
+        orders: String,
+        /// Largest cage sizes of the random boards, same syntax; 1 to 16 (default: 4).
+        #[arg(long, alias = "max-cage", default_value = "4")]
+        max_cages: String,
+        /// Random boards per (order, largest cage), at least 1 (default: 1000).
         #[arg(long, default_value_t = 1000)]
         boards: usize,
-        #[arg(long, default_value_t = 1)]
+        /// Master seed of the random boards (default: 1).
+        #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
+        /// Sign modes to time: shown (as written), hidden (every sign hidden) or both
+        /// (default: shown).
+        #[arg(long, value_enum, default_value = "shown")]
+        signs: Signs,
+        /// Same as --signs hidden (default: off).
         #[arg(long)]
         hide_signs: bool,
-        #[arg(long, default_value_t = 10_000_000)]
+        /// Random boards without one-cell cages (each folded into a neighbour, as Keen cuts)
+        /// (default: off).
+        #[arg(long)]
+        no_singletons: bool,
+        /// Search nodes per decision before it is reported as unknown, at least 1
+        /// (default: 1000000).
+        #[arg(long, default_value_t = DEFAULT_NODE_CAP)]
         node_cap: u64,
-        /// Rungs to enable (as for solve).
+        /// Rungs to enable: all, none, default (= all), or a comma list (default: all).
         #[arg(long, default_value = "all")]
         rungs: String,
-        /// Time each board this many times and keep the fastest run.
+        /// Deepest search node that still runs the probe rung: a number (0 = the root only) or
+        /// `all` (every node) (default: 0).
+        #[arg(long, default_value = "0")]
+        probe_depth: String,
+        /// Time each board this many times and keep the run with the least CPU time, at
+        /// least 1 (default: 1).
         #[arg(long, default_value_t = 1)]
         repeats: usize,
+        /// Save the slowest boards of each set as board files in this directory (default: none).
+        #[arg(long, value_name = "DIR")]
+        tail_out: Option<PathBuf>,
+        /// How many slowest boards per set --tail-out saves, 1 to 1000 (default: 3).
+        #[arg(long, default_value_t = 3)]
+        tail_count: usize,
     },
     /// Agreement study: random boards per (order, largest cage), solved with signs shown and
     /// hidden by ladder + search and by the independent verifier; certified flips checked.
     /// Writes results/calcudoku_agree.csv.
     Agree {
-        /// Orders: one (5), a range (4-6) or a list (4,5,6); at most 7.
+        /// Orders: one (5), a range (4-6) or a list (4,5,6); 3 to 7 (default: 4-6).
         #[arg(long, default_value = "4-6")]
         orders: String,
-        /// Largest cage sizes, same syntax.
+        /// Largest cage sizes, same syntax; 1 to 16 (default: 2-5).
         #[arg(long, default_value = "2-5")]
         max_cages: String,
-        /// Boards per (order, largest cage).
+        /// Boards per (order, largest cage), at least 1 (default: 500).
         #[arg(long, default_value_t = 500)]
         boards: u64,
-        #[arg(long, default_value_t = 1)]
+        /// Master seed (default: 1).
+        #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         #[command(flatten)]
         engine: EngineArgs,
@@ -117,6 +161,24 @@ pub enum CalcudokuCmd {
         /// Write the board here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Keep drawing until a unique board has this grade: the highest rung its root ladder
+        /// needs (cage, single, hidden, must, subset, probe) or search; implies --unique
+        /// (default: any grade).
+        #[arg(long)]
+        grade: Option<String>,
+        /// No one-cell cages (Keen's rule): each is folded into a neighbouring cage; needs
+        /// --max-cage 2 or more (default: off).
+        #[arg(long)]
+        no_singletons: bool,
+        /// Multiplication only (Keen's option): every cage of two or more cells is × (default: off).
+        #[arg(long)]
+        mul_only: bool,
+        /// Output: text (board file) or keen (Simon Tatham's Keen game ID) (default: text).
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Draws before giving up, at least 1 (default: 100000).
+        #[arg(long, default_value_t = 100_000)]
+        max_draws: u64,
     },
     /// Board bank: repair-and-tighten boards per order on uniform squares, each proved unique by
     /// ladder+search and (orders up to 7) the independent verifier; a keep-only-unique filter bank
@@ -174,7 +236,28 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             method,
             node_cap,
             out,
-        } => cmd_generate(order, max_cage, seed, method, node_cap, out.as_deref()),
+            grade,
+            no_singletons,
+            mul_only,
+            format,
+            max_draws,
+        } => cmd_generate(
+            order,
+            seed,
+            method,
+            node_cap,
+            out.as_deref(),
+            &GenArgs {
+                opts: super::generate::GenOptions {
+                    max_cage,
+                    no_singletons,
+                    mul_only,
+                },
+                grade,
+                format,
+                max_draws,
+            },
+        ),
         CalcudokuCmd::Bank {
             orders,
             boards,
@@ -209,17 +292,35 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
         CalcudokuCmd::Cuts(c) => super::cuts::cmd_cuts(&c),
         CalcudokuCmd::Signs(a) => super::cuts::cmd_signs(&a),
         CalcudokuCmd::Time {
-            order,
-            max_cage,
+            files,
+            orders,
+            max_cages,
             boards,
             seed,
+            signs,
             hide_signs,
+            no_singletons,
             node_cap,
             rungs,
+            probe_depth,
             repeats,
-        } => cmd_time(
-            order, max_cage, boards, seed, hide_signs, node_cap, &rungs, repeats,
-        ),
+            tail_out,
+            tail_count,
+        } => cmd_time(TimeArgs {
+            files,
+            orders,
+            max_cages,
+            boards,
+            seed,
+            signs: if hide_signs { Signs::Hidden } else { signs },
+            no_singletons,
+            node_cap,
+            rungs,
+            probe_depth,
+            repeats,
+            tail_out,
+            tail_count,
+        }),
     }
 }
 
@@ -231,7 +332,7 @@ fn load(args: &BoardArgs) -> Result<(Board, Rungs)> {
         ))
     })?;
     // Keep the InputError kind (exit 2) and a one-line message naming the file.
-    let board = Board::parse(&text, args.hide_signs)
+    let board = super::keen::read_board(&text, args.hide_signs)
         .map_err(|e| input_error(format!("{}: {e}", args.file.display())))?;
     let rungs = Rungs::parse(&args.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
     Ok((board, rungs))
@@ -239,6 +340,7 @@ fn load(args: &BoardArgs) -> Result<(Board, Rungs)> {
 
 fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64) -> Result<()> {
     let (board, rungs) = load(args)?;
+    check_node_cap(node_cap)?;
     if cap == 0 {
         return Err(input_error("--cap must be at least 1"));
     }
@@ -317,7 +419,7 @@ fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64) -> Result<()> {
 
 fn cmd_hint(args: &BoardArgs, steps: usize) -> Result<()> {
     let (board, rungs) = load(args)?;
-    let (hs, end) = hints(&board, rungs, steps.max(1));
+    let (hs, end) = hints(&board, rungs, if steps == 0 { usize::MAX } else { steps });
     for (i, h) in hs.iter().enumerate() {
         println!("{}. {} ({})", i + 1, h.reason, h.rung);
     }
@@ -330,14 +432,33 @@ fn cmd_hint(args: &BoardArgs, steps: usize) -> Result<()> {
     Ok(())
 }
 
+struct GenArgs {
+    opts: super::generate::GenOptions,
+    grade: Option<String>,
+    format: String,
+    max_draws: u64,
+}
+
+fn parse_grade(s: &str) -> Result<Grade> {
+    if s == "search" {
+        return Ok(Grade::Search);
+    }
+    Rung::from_name(s).map(Grade::Rung).ok_or_else(|| {
+        input_error(format!(
+            "--grade: unknown grade '{s}' (grades: cage, single, hidden, must, subset, probe, search)"
+        ))
+    })
+}
+
 fn cmd_generate(
     order: usize,
-    max_cage: usize,
     seed: u64,
     method: super::repair::Method,
     node_cap: u64,
     out: Option<&Path>,
+    g: &GenArgs,
 ) -> Result<()> {
+    let max_cage = g.opts.max_cage;
     if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
         return Err(input_error(format!(
             "--order {order} is out of range 3..=9"
@@ -352,13 +473,63 @@ fn cmd_generate(
     if node_cap == 0 {
         return Err(input_error("--node-cap must be at least 1"));
     }
-    let (board, note) = super::repair::generate_seeded(order, max_cage, method, node_cap, seed)?;
-    let text = format!(
-        "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed} \
-         --method {} ({note})\n{}",
-        method.name(),
-        board.to_text()
-    );
+    if g.opts.no_singletons && max_cage < 2 {
+        return Err(input_error("--no-singletons needs --max-cage 2 or more"));
+    }
+    if g.max_draws == 0 {
+        return Err(input_error("--max-draws must be at least 1"));
+    }
+    let keen = match g.format.as_str() {
+        "text" => false,
+        "keen" => true,
+        f => return Err(input_error(format!("--format: unknown format '{f}' (text, keen)"))),
+    };
+    let want = g.grade.as_deref().map(parse_grade).transpose()?;
+    let keen_options = want.is_some() || g.opts.no_singletons || g.opts.mul_only;
+    let mut flags = String::new();
+    let (board, note) = if keen_options {
+        // Keen's generator options draw whole boards (square, cut, labels) until one is unique
+        // with the requested properties: the filter method, with the draws it cost reported.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut draws = 0u64;
+        let (board, grade) = loop {
+            draws += 1;
+            let (b, _) = super::generate::random_board_with(order, g.opts, false, &mut rng);
+            let o = solve(&b, Rungs::ALL, 2, node_cap);
+            if o.unique() && want.is_none_or(|w| w == o.grade) {
+                break (b, o.grade);
+            }
+            if draws >= g.max_draws {
+                return Err(input_error(format!(
+                    "no board with the requested properties in {} draws",
+                    g.max_draws
+                )));
+            }
+        };
+        if let Some(w) = &g.grade {
+            flags.push_str(&format!(" --grade {w}"));
+        }
+        if g.opts.no_singletons {
+            flags.push_str(" --no-singletons");
+        }
+        if g.opts.mul_only {
+            flags.push_str(" --mul-only");
+        }
+        eprintln!("calcudoku generate: draw {draws}, grade {grade}");
+        (board, format!("filter with Keen's options: draw {draws}, grade {grade}"))
+    } else {
+        flags.push_str(&format!(" --method {}", method.name()));
+        super::repair::generate_seeded(order, max_cage, method, node_cap, seed)?
+    };
+    let text = if keen {
+        format!("{}\n", super::keen::to_id(&board)?)
+    } else {
+        format!(
+            "# gridcensus calcudoku generate --order {order} --max-cage {max_cage} --seed {seed}{flags} \
+             ({note})\n{}",
+            board.to_text()
+        )
+    };
     match out {
         Some(p) => crate::engine::atomic::write_atomic_str(p, &text)?,
         None => print!("{text}"),
@@ -366,86 +537,96 @@ fn cmd_generate(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn cmd_time(
-    order: usize,
-    max_cage: usize,
+struct TimeArgs {
+    files: Vec<PathBuf>,
+    orders: String,
+    max_cages: String,
     boards: usize,
     seed: u64,
-    hide_signs: bool,
+    signs: Signs,
+    no_singletons: bool,
     node_cap: u64,
-    rungs: &str,
+    rungs: String,
+    probe_depth: String,
     repeats: usize,
-) -> Result<()> {
-    let rungs = Rungs::parse(rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
-    if !(super::board::MIN_ORDER..=super::board::MAX_ORDER).contains(&order) {
-        return Err(input_error(format!(
-            "--order {order} is out of range 3..=9"
-        )));
+    tail_out: Option<PathBuf>,
+    tail_count: usize,
+}
+
+fn parse_probe_depth(s: &str) -> Result<SearchPolicy> {
+    let probe_depth = match s.trim() {
+        "all" => u32::MAX,
+        t => t.parse().map_err(|_| {
+            input_error(format!(
+                "--probe-depth: '{t}' is not a number or 'all'"
+            ))
+        })?,
+    };
+    Ok(SearchPolicy { probe_depth })
+}
+
+fn cmd_time(a: TimeArgs) -> Result<()> {
+    use super::timing::{TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set};
+    let rungs = Rungs::parse(&a.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
+    let policy = parse_probe_depth(&a.probe_depth)?;
+    check_node_cap(a.node_cap)?;
+    if a.boards == 0 || a.repeats == 0 {
+        return Err(input_error("--boards and --repeats must be at least 1"));
     }
-    if !(1..=super::board::MAX_CAGE).contains(&max_cage) || boards == 0 {
-        return Err(input_error(
-            "--max-cage must be in 1..=16 and --boards positive",
-        ));
+    if !(1..=1000).contains(&a.tail_count) {
+        return Err(input_error("--tail-count must be in 1..=1000"));
     }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let set: Vec<Board> = (0..boards)
-        .map(|_| random_board(order, max_cage, hide_signs, &mut rng).0)
-        .collect();
-    let mut hist = hdrhistogram::Histogram::<u64>::new(3).expect("histogram");
-    let (mut unique, mut unknown, mut nodes, mut ladder_only) = (0u64, 0u64, 0u64, 0u64);
-    let t_all = std::time::Instant::now();
-    let mut slowest = (0u64, 0u64, String::new());
-    for b in &set {
-        // The fastest of `repeats` runs: the machine is shared, and a run that loses its time
-        // slice would otherwise show up as a multi-millisecond board.
-        let mut ns = u64::MAX;
-        let mut out = None;
-        for _ in 0..repeats.max(1) {
-            let t0 = std::time::Instant::now();
-            let o = solve(b, rungs, 2, node_cap);
-            ns = ns.min(t0.elapsed().as_nanos() as u64);
-            out = Some(o);
+    let hides: &[bool] = match a.signs {
+        Signs::Shown => &[false],
+        Signs::Hidden => &[true],
+        Signs::Both => &[false, true],
+    };
+    // Build every set first, so bad input is refused before any timing starts.
+    let mut sets = Vec::new();
+    if a.files.is_empty() {
+        let orders = parse_int_list("--orders", &a.orders, MIN_ORDER, MAX_ORDER)?;
+        let cages = parse_int_list("--max-cages", &a.max_cages, 1, MAX_CAGE)?;
+        for &n in &orders {
+            for &m in &cages {
+                for &h in hides {
+                    if a.no_singletons && m < 2 {
+                        return Err(input_error("--no-singletons needs largest cages of 2 or more"));
+                    }
+                    sets.push(random_set(n, m, a.no_singletons, a.boards, a.seed, h));
+                }
+            }
         }
-        let out = out.expect("one run");
-        if ns > slowest.0 {
-            slowest = (ns, out.nodes, b.to_text());
+    } else {
+        let files = board_files(&a.files)?;
+        for &h in hides {
+            sets.push(file_set(&files, h)?);
         }
-        hist.record(ns.max(1)).expect("record");
-        unique += out.unique() as u64;
-        unknown += (out.count == Count::Unknown) as u64;
-        nodes += out.nodes;
-        ladder_only += (out.nodes == 1 && out.grade != super::solver::Grade::Search) as u64;
     }
-    let total = t_all.elapsed().as_secs_f64();
-    if let Ok(p) = std::env::var("GRIDCENSUS_SLOWEST_OUT") {
-        std::fs::write(&p, &slowest.2)?;
-        eprintln!(
-            "slowest board ({} us, {} nodes) written to {p}",
-            slowest.0 / 1000,
-            slowest.1
-        );
+    println!(
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        rungs.names(),
+        a.probe_depth.trim(),
+        a.node_cap,
+        a.repeats
+    );
+    if a.files.is_empty() {
+        println!("random-cut boards, seed {}, {} per set", a.seed, a.boards);
     }
-    let us = |q: f64| hist.value_at_quantile(q) as f64 / 1e3;
-    println!(
-        "order {order}, largest cage {max_cage}, signs {}, {boards} boards (seed {seed}), rungs {}",
-        if hide_signs { "hidden" } else { "shown" },
-        rungs.names()
-    );
-    println!("timing: fastest of {} run(s) per board", repeats.max(1));
-    println!(
-        "uniqueness decision (cap 2): median {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
-        us(0.5),
-        us(0.9),
-        us(0.99),
-        hist.max() as f64 / 1e3
-    );
-    println!(
-        "{:.0} boards/s (wall clock over all runs / repeats); unique {unique}/{boards}; unknown {unknown}; mean nodes {:.2}; \
-         decided by the ladder alone {ladder_only}",
-        (boards * repeats.max(1)) as f64 / total,
-        nodes as f64 / boards as f64
-    );
+    println!("{TABLE_HEADER}");
+    for set in &sets {
+        let (sum, times) = time_set(set, rungs, a.node_cap, policy, a.repeats);
+        println!("{}", table_row(&sum));
+        if let Some(dir) = &a.tail_out {
+            save_tail(dir, set, &times, a.tail_count)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_node_cap(node_cap: u64) -> Result<()> {
+    if node_cap == 0 {
+        return Err(input_error("--node-cap must be at least 1"));
+    }
     Ok(())
 }
 

@@ -680,6 +680,7 @@ pub fn op_name(op: Op) -> &'static str {
         Op::Mul => "mul",
         Op::Div => "div",
         Op::Given => "given",
+        Op::Any => "any",
     }
 }
 
@@ -690,6 +691,7 @@ fn op_from_name(s: &str) -> Option<Op> {
         "mul" => Op::Mul,
         "div" => Op::Div,
         "given" => Op::Given,
+        "any" => Op::Any,
         _ => return None,
     })
 }
@@ -701,6 +703,7 @@ fn op_rank(op: Op) -> u8 {
         Op::Mul => 2,
         Op::Div => 3,
         Op::Given => 4,
+        Op::Any => 5,
     }
 }
 

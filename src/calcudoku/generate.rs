@@ -160,3 +160,104 @@ pub fn seeded_board(n: usize, max_cage: usize, hide_signs: bool, seed: u64) -> (
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     random_board(n, max_cage, hide_signs, &mut rng)
 }
+
+/// Generator options beyond the order: the largest cage, and Keen's constraints (no one-cell
+/// cages, multiplication only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenOptions {
+    pub max_cage: usize,
+    /// Fold every one-cell cage into a neighbouring cage (needs `max_cage` ≥ 2).
+    pub no_singletons: bool,
+    /// Label every cage of two or more cells `×`.
+    pub mul_only: bool,
+}
+
+/// Fold each one-cell cage of `cut` into its smallest neighbouring cage that still has room
+/// (ties broken at random). `None` when some one-cell cage has no neighbour with room.
+pub fn fold_singletons<R: Rng>(
+    n: usize,
+    max_cage: usize,
+    cut: Vec<Vec<u8>>,
+    rng: &mut R,
+) -> Option<Vec<Vec<u8>>> {
+    let mut cages = cut;
+    loop {
+        let Some(s) = cages.iter().position(|c| c.len() == 1) else {
+            break;
+        };
+        let cell = cages[s][0] as usize;
+        let (r, c) = (cell / n, cell % n);
+        let mut nbs = Vec::new();
+        if r > 0 {
+            nbs.push(cell - n);
+        }
+        if r + 1 < n {
+            nbs.push(cell + n);
+        }
+        if c > 0 {
+            nbs.push(cell - 1);
+        }
+        if c + 1 < n {
+            nbs.push(cell + 1);
+        }
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_len = usize::MAX;
+        for x in nbs {
+            let k = cages.iter().position(|cg| cg.contains(&(x as u8)))?;
+            let len = cages[k].len();
+            if k == s || len >= max_cage || best.contains(&k) {
+                continue;
+            }
+            if len < best_len {
+                best_len = len;
+                best.clear();
+            }
+            if len == best_len {
+                best.push(k);
+            }
+        }
+        if best.is_empty() {
+            return None;
+        }
+        let k = best[rng.random_range(0..best.len())];
+        cages[k].push(cell as u8);
+        cages[k].sort_unstable();
+        cages.remove(s);
+    }
+    Some(cages)
+}
+
+/// A random board under `opts` and the square it was cut from. With `no_singletons`, cuts
+/// whose one-cell cages cannot all be folded away are redrawn.
+pub fn random_board_with<R: Rng>(
+    n: usize,
+    opts: GenOptions,
+    hide_signs: bool,
+    rng: &mut R,
+) -> (Board, Vec<u8>) {
+    let square = random_latin(n, rng);
+    let cut = loop {
+        let cut = random_cut(n, opts.max_cage, rng);
+        if !opts.no_singletons {
+            break cut;
+        }
+        if let Some(c) = fold_singletons(n, opts.max_cage, cut, rng) {
+            break c;
+        }
+    };
+    let mut cages = label(n, &square, &cut, rng);
+    if opts.mul_only {
+        for cage in &mut cages {
+            if cage.cells.len() >= 2 {
+                cage.op = Op::Mul;
+                cage.target = cage
+                    .cells
+                    .iter()
+                    .map(|&c| square[c as usize] as u64)
+                    .product();
+            }
+        }
+    }
+    let board = Board::new(n, cages, hide_signs).expect("generated boards are valid");
+    (board, square)
+}

@@ -7,15 +7,17 @@ pub mod certificate;
 pub mod cli;
 pub mod cuts;
 pub mod generate;
+pub mod keen;
 pub mod report;
 pub mod report_cuts;
 pub mod solver;
 pub mod squares;
+pub mod timing;
 pub mod verify;
 
 pub use board::{Board, Cage, Op};
 pub use certificate::{Flip, certified_flips};
-pub use solver::{Count, Grade, Outcome, Rung, Rungs, solve};
+pub use solver::{Count, Grade, Outcome, Rung, Rungs, SearchPolicy, solve, solve_with};
 pub use verify::verify_count;
 pub mod agree;
 pub mod repair;

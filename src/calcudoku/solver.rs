@@ -65,10 +65,10 @@ impl Rungs {
     pub fn below(self, r: Rung) -> Rungs {
         Rungs(self.0 & ((1u8 << r as u8) - 1))
     }
-    /// Parse `all`, `none` or a comma list of rung names.
+    /// Parse `all`, `none`, `default` (= all) or a comma list of rung names.
     pub fn parse(s: &str) -> Result<Rungs, String> {
         match s.trim() {
-            "all" => return Ok(Rungs::ALL),
+            "all" | "default" => return Ok(Rungs::ALL),
             "none" | "" => return Ok(Rungs::NONE),
             _ => {}
         }
@@ -392,7 +392,7 @@ fn pair_holds(op: Op, t: u64, a: u32, b: u32) -> bool {
             let (hi, lo) = (a.max(b), a.min(b));
             hi % lo == 0 && hi / lo == t
         }
-        Op::Given => false,
+        Op::Given | Op::Any => false,
     }
 }
 
@@ -432,7 +432,7 @@ fn ensure(b: &Board, st: &mut State, i: usize) -> Result<(), Stop> {
         }
         2 => {
             // Cells of a two-cell cage are adjacent, so they share a line: values differ.
-            let ops: &[Op] = if b.hide_signs {
+            let ops: &[Op] = if b.cage_hidden(i) {
                 Op::hidden_ops(2)
             } else {
                 std::slice::from_ref(&cage.op)
@@ -459,7 +459,7 @@ fn ensure(b: &Board, st: &mut State, i: usize) -> Result<(), Stop> {
                 e.sufmax[k] = e.sufmax[k + 1] + hi;
                 e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
             }
-            let (do_add, do_mul) = if b.hide_signs {
+            let (do_add, do_mul) = if b.cage_hidden(i) {
                 (true, true)
             } else {
                 (cage.op == Op::Add, cage.op == Op::Mul)
@@ -909,9 +909,40 @@ impl Outcome {
     }
 }
 
+/// How search uses the rungs below the root. The root always runs the full ladder of the
+/// enabled rungs (the grade and the hints are defined by it); deeper nodes run the probe rung
+/// only down to `probe_depth` (counted in branchings from the root), because probing costs a
+/// lower-ladder run per candidate at every node it runs at, and on boards with several
+/// answers that cost is paid at every node of a large tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchPolicy {
+    /// Deepest search node (1 = the root's children) that still probes; `u32::MAX` = all.
+    pub probe_depth: u32,
+}
+
+impl SearchPolicy {
+    /// Probe at every node (the ladder re-run in full at each node).
+    pub const PROBE_EVERYWHERE: SearchPolicy = SearchPolicy {
+        probe_depth: u32::MAX,
+    };
+}
+
+impl Default for SearchPolicy {
+    fn default() -> Self {
+        SearchPolicy {
+            probe_depth: DEFAULT_PROBE_DEPTH,
+        }
+    }
+}
+
+/// The default deepest probing node (see [`SearchPolicy`]); chosen by the tail measurements
+/// documented in docs/calcudoku.md.
+pub const DEFAULT_PROBE_DEPTH: u32 = 0;
+
 struct Search<'a> {
     b: &'a Board,
     rungs: Rungs,
+    policy: SearchPolicy,
     cap: u64,
     node_cap: u64,
     nodes: u64,
@@ -921,43 +952,63 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// The branching cell: fewest candidates; ties go to the cell whose cage has the fewest
+    /// candidates over its unsettled cells (the tightest cage splits the most).
+    fn branch_cell(&self, st: &State) -> Option<usize> {
+        let b = self.b;
+        let nn = b.n * b.n;
+        let mut best = None;
+        let mut best_key = (u32::MAX, u32::MAX);
+        for c in 0..nn {
+            let k = st.cands[c].count_ones();
+            if k <= 1 || k > best_key.0 {
+                continue;
+            }
+            let cage = &b.cages[b.cage_of[c] as usize];
+            let mut t = 0u32;
+            for &x in &cage.cells {
+                let m = st.cands[x as usize].count_ones();
+                if m > 1 {
+                    t += m;
+                }
+            }
+            if (k, t) < best_key {
+                best_key = (k, t);
+                best = Some(c);
+            }
+        }
+        best
+    }
+
     /// Returns true when the search must stop (cap reached or node cap hit).
-    fn dfs(&mut self, mut st: State, root: bool) -> bool {
-        if !root {
+    fn dfs(&mut self, mut st: State, depth: u32) -> bool {
+        if depth > 0 {
             if self.nodes >= self.node_cap {
                 self.aborted = true;
                 return true;
             }
             self.nodes += 1;
-            if ladder(self.b, &mut st, self.rungs, &mut self.ctx).is_err() {
+            let rungs = if depth <= self.policy.probe_depth {
+                self.rungs
+            } else {
+                self.rungs.without(Rung::Probe)
+            };
+            if ladder(self.b, &mut st, rungs, &mut self.ctx).is_err() {
                 return false;
             }
         }
-        let nn = self.b.n * self.b.n;
-        let mut best = usize::MAX;
-        let mut best_k = u32::MAX;
-        for c in 0..nn {
-            let k = st.cands[c].count_ones();
-            if k > 1 && k < best_k {
-                best_k = k;
-                best = c;
-                if k == 2 {
-                    break;
-                }
-            }
-        }
-        if best == usize::MAX {
+        let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
             if self.b.is_solution(&g) {
                 self.sols.push(g);
                 return self.sols.len() as u64 >= self.cap;
             }
             return false;
-        }
+        };
         for v in bits(st.cands[best]) {
             let mut s2 = st.clone();
             s2.assign(self.b, best, v);
-            if self.dfs(s2, false) {
+            if self.dfs(s2, depth + 1) {
                 return true;
             }
         }
@@ -967,7 +1018,19 @@ impl Search<'_> {
 
 /// Solve with the enabled rungs plus search: count solutions up to `cap` (≥ 1), visiting at
 /// most `node_cap` search nodes beyond the root; hitting the node cap gives `Count::Unknown`.
+/// Uses the default [`SearchPolicy`].
 pub fn solve(b: &Board, rungs: Rungs, cap: u64, node_cap: u64) -> Outcome {
+    solve_with(b, rungs, cap, node_cap, SearchPolicy::default())
+}
+
+/// [`solve`] with an explicit search policy.
+pub fn solve_with(
+    b: &Board,
+    rungs: Rungs,
+    cap: u64,
+    node_cap: u64,
+    policy: SearchPolicy,
+) -> Outcome {
     let cap = cap.max(1);
     let mut st = State::new(b);
     let mut ctx = Ctx::new();
@@ -976,6 +1039,7 @@ pub fn solve(b: &Board, rungs: Rungs, cap: u64, node_cap: u64) -> Outcome {
     let mut s = Search {
         b,
         rungs,
+        policy,
         cap,
         node_cap,
         nodes: 1,
@@ -986,7 +1050,7 @@ pub fn solve(b: &Board, rungs: Rungs, cap: u64, node_cap: u64) -> Outcome {
     let mut grade = Grade::NoSolution;
     if root_ok {
         let solved = st.solved(b);
-        s.dfs(st, true);
+        s.dfs(st, 0);
         if solved && !s.sols.is_empty() {
             let top = ALL_RUNGS
                 .iter()
