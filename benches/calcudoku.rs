@@ -114,5 +114,11 @@ fn cut_benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, rung_benches, unique_benches, verifier_benches, cut_benches);
+criterion_group!(
+    group,
+    rung_benches,
+    unique_benches,
+    verifier_benches,
+    cut_benches
+);
 criterion_main!(group);

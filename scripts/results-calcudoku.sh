@@ -13,3 +13,7 @@ BIN=${BIN:-target/release/gridcensus}
 # results/calcudoku_signs.csv: the sign ablation over the cages of the same boards.
 # shellcheck disable=SC2086
 "$BIN" calcudoku signs --orders 4-9 --max-cages 2-5 --boards 10000 --large-boards 1000 --seed 1 --no-progress $THREADS_ARG
+# The same study on randomised-backtracking squares (orders 6-7), to show what a non-uniform
+# source changes; rows keyed by square source, so they sit beside the uniform rows.
+# shellcheck disable=SC2086
+"$BIN" calcudoku cuts --orders 6-7 --max-cages 2-5 --boards 2000 --large-boards 0 --squares backtrack --seed 1 --no-progress $THREADS_ARG
