@@ -13,6 +13,10 @@ BIN=${BIN:-target/release/gridcensus}
 # results/calcudoku_signs.csv: the sign ablation over the cages of the same boards.
 # shellcheck disable=SC2086
 "$BIN" calcudoku signs --orders 4-9 --max-cages 2-5 --boards 10000 --large-boards 1000 --seed 1 --no-progress $THREADS_ARG
+# The same study on randomised-backtracking squares (orders 6-7), to show what a non-uniform
+# source changes; rows keyed by square source, so they sit beside the uniform rows.
+# shellcheck disable=SC2086
+"$BIN" calcudoku cuts --orders 6-7 --max-cages 2-5 --boards 2000 --large-boards 0 --squares backtrack --seed 1 --no-progress $THREADS_ARG
 # results/calcudoku_bank*.csv and the board files under bank/calcudoku/ (NxN/NxN-IIII.txt):
 # 1000 repair-and-tighten boards per order 5-9 on uniform squares, each proved unique by
 # ladder+search and (orders <= 7) the independent verifier, a keep-only-unique filter bank beside

@@ -47,7 +47,10 @@ fn no_board_with_a_surviving_flip_is_unique() {
     }
     assert!(boards >= 6000, "{boards}");
     // Not vacuous: both sides of the theorem occur.
-    assert!(with_flip > 500 && unique > 500, "{with_flip} with a flip, {unique} unique");
+    assert!(
+        with_flip > 500 && unique > 500,
+        "{with_flip} with a flip, {unique} unique"
+    );
 }
 
 fn conflict(n: usize, a: u8, b: u8) -> bool {
@@ -68,14 +71,15 @@ fn brute(n: usize, op: Op, target: u64, cells: &[u8]) -> (u64, u64) {
             *v = (c % n) as u8 + 1;
             c /= n;
         }
-        let ok = (0..m).all(|i| {
-            (0..i).all(|j| !(conflict(n, cells[i], cells[j]) && vals[i] == vals[j]))
-        });
+        let ok = (0..m)
+            .all(|i| (0..i).all(|j| !(conflict(n, cells[i], cells[j]) && vals[i] == vals[j])));
         if !ok {
             continue;
         }
         s += op_holds(op, target, &vals) as u64;
-        h += Op::hidden_ops(m).iter().any(|&o| op_holds(o, target, &vals)) as u64;
+        h += Op::hidden_ops(m)
+            .iter()
+            .any(|&o| op_holds(o, target, &vals)) as u64;
     }
     (s, h)
 }
@@ -97,7 +101,11 @@ fn per_cage_fillings_match_brute_force() {
                 continue;
             }
             let got = fillings(n, c.op, c.target, &c.cells);
-            assert_eq!(got, brute(n, c.op, c.target, &c.cells), "cage {c:?} order {n}");
+            assert_eq!(
+                got,
+                brute(n, c.op, c.target, &c.cells),
+                "cage {c:?} order {n}"
+            );
             // And the solver's own enumeration.
             assert_eq!(got.0, cage_fillings(&shown, i).len() as u64);
             assert_eq!(got.1, cage_fillings(&hidden, i).len() as u64);
@@ -113,7 +121,10 @@ fn per_cage_fillings_match_brute_force() {
             target,
             cells: cells.clone(),
         };
-        assert_eq!(fillings(4, c.op, c.target, &c.cells), brute(4, op, target, &cells));
+        assert_eq!(
+            fillings(4, c.op, c.target, &c.cells),
+            brute(4, op, target, &cells)
+        );
     }
     assert!(cages > 300, "{cages}");
 }
@@ -140,8 +151,17 @@ fn read(p: &Path) -> Vec<u8> {
 fn byte_identical_at_1_and_2_threads_and_through_shards() {
     let dir = tempfile::tempdir().unwrap();
     let base = [
-        "--orders", "4-5", "--max-cages", "2,4", "--boards", "120", "--large-boards", "0",
-        "--seed", "9", "--no-progress",
+        "--orders",
+        "4-5",
+        "--max-cages",
+        "2,4",
+        "--boards",
+        "120",
+        "--large-boards",
+        "0",
+        "--seed",
+        "9",
+        "--no-progress",
     ];
     for cmd in ["cuts", "signs"] {
         let file = if cmd == "cuts" {
@@ -189,8 +209,19 @@ fn byte_identical_at_1_and_2_threads_and_through_shards() {
     // A second run with other rows keeps the first run's rows (keyed table).
     let d = dir.path().join("cuts-t1");
     run_ok(&[
-        "calcudoku", "cuts", "--orders", "6", "--max-cages", "3", "--boards", "50",
-        "--large-boards", "0", "--no-progress", "--results", d.to_str().unwrap(),
+        "calcudoku",
+        "cuts",
+        "--orders",
+        "6",
+        "--max-cages",
+        "3",
+        "--boards",
+        "50",
+        "--large-boards",
+        "0",
+        "--no-progress",
+        "--results",
+        d.to_str().unwrap(),
     ]);
     let text = String::from_utf8(read(&d.join("calcudoku_cuts.csv"))).unwrap();
     assert_eq!(text.lines().count(), 1 + 4 + 1, "{text}");

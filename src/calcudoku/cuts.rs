@@ -78,7 +78,11 @@ impl Layout {
                     "--orders {n} is out of range ({MIN_ORDER} to {MAX_ORDER})"
                 )));
             }
-            let b = if n >= LARGE_FROM { large_boards } else { boards };
+            let b = if n >= LARGE_FROM {
+                large_boards
+            } else {
+                boards
+            };
             if b == 0 {
                 continue;
             }
@@ -96,7 +100,9 @@ impl Layout {
             }
         }
         if rows.is_empty() {
-            return Err(input_error("no boards to draw (--boards and --large-boards are 0)"));
+            return Err(input_error(
+                "no boards to draw (--boards and --large-boards are 0)",
+            ));
         }
         Ok(Layout { squares, rows })
     }
@@ -517,7 +523,10 @@ fn read_timing(path: &Path) -> Result<BTreeMap<CutsKey, Vec<String>>> {
         let squares = parse_source(&row[0], path)?;
         let (n, k) = (row[1].parse(), row[2].parse());
         let (Ok(n), Ok(k)) = (n, k) else {
-            return Err(input_error(format!("{}: bad order or cage", path.display())));
+            return Err(input_error(format!(
+                "{}: bad order or cage",
+                path.display()
+            )));
         };
         out.insert((squares, n, k), row);
     }
@@ -543,7 +552,12 @@ fn keep_record(kind: &'static str, now: BTreeSet<CutsKey>) -> impl Fn(&JobSpec) 
     }
 }
 
-fn write_cuts(layout: &Layout, parts: &Records<CutsTally>, results: &Path, st: &RunStats) -> Result<()> {
+fn write_cuts(
+    layout: &Layout,
+    parts: &Records<CutsTally>,
+    results: &Path,
+    st: &RunStats,
+) -> Result<()> {
     let fresh = aggregate_cuts(parts);
     for t in fresh.values() {
         let (mu, su) = mean_se(t.unique, t.ic_unique[0], t.ic_unique[1]);
@@ -638,7 +652,9 @@ pub fn fillings(n: usize, op: Op, target: u64, cells: &[u8]) -> (u64, u64) {
         }
     }
     let mut out = (0u64, 0u64);
-    rec(0, n as u8, &conflict, &mut vals, op, target, hidden_ops, &mut out);
+    rec(
+        0, n as u8, &conflict, &mut vals, op, target, hidden_ops, &mut out,
+    );
     shown += out.0;
     hidden += out.1;
     (shown, hidden)
@@ -843,9 +859,8 @@ pub fn read_signs(path: &Path) -> Result<BTreeMap<SignsKey, KindTally>> {
     for rec in rdr.records() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
         let squares = parse_source(rec.get(0).unwrap_or(""), path)?;
-        let int = |j: usize| -> Result<u64> {
-            rec.get(j).and_then(|x| x.parse().ok()).ok_or_else(bad)
-        };
+        let int =
+            |j: usize| -> Result<u64> { rec.get(j).and_then(|x| x.parse().ok()).ok_or_else(bad) };
         let op = op_from_name(rec.get(4).unwrap_or("")).ok_or_else(bad)?;
         let key = (
             squares,
@@ -868,7 +883,12 @@ pub fn read_signs(path: &Path) -> Result<BTreeMap<SignsKey, KindTally>> {
     Ok(out)
 }
 
-fn write_signs(layout: &Layout, parts: &Records<SignsUnit>, results: &Path, st: &RunStats) -> Result<()> {
+fn write_signs(
+    layout: &Layout,
+    parts: &Records<SignsUnit>,
+    results: &Path,
+    st: &RunStats,
+) -> Result<()> {
     let fresh = aggregate_signs(parts);
     let path = results.join(SIGNS_FILE);
     let keys = layout.keys();
@@ -880,7 +900,12 @@ fn write_signs(layout: &Layout, parts: &Records<SignsUnit>, results: &Path, st: 
     let cages: u64 = fresh.values().map(|t| t.cages).sum();
     table.extend(fresh);
     eprintln!("calcudoku signs: {cages} multi-cell cages");
-    write_result_keeping(&path, &signs_csv(&table), &[st], keep_record(SIGNS_KIND, keys))
+    write_result_keeping(
+        &path,
+        &signs_csv(&table),
+        &[st],
+        keep_record(SIGNS_KIND, keys),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

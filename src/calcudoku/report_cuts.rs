@@ -2,7 +2,7 @@
 //! (`results/calcudoku_signs.csv`).
 
 use super::cuts::{
-    CUTS_FILE, CUTS_TIMING_FILE, CUTS_TIMING_COLUMNS, CutsTally, SIGNS_FILE, mean_se, op_name,
+    CUTS_FILE, CUTS_TIMING_COLUMNS, CUTS_TIMING_FILE, CutsTally, SIGNS_FILE, mean_se, op_name,
     read_cuts, read_signs,
 };
 use super::squares::SquareSource;
@@ -144,14 +144,23 @@ pub fn cuts_sections(results: &Path) -> Result<Vec<Section>> {
 
     // Checks per row.
     for t in table.values() {
-        let key = format!("{} {}x{} largest cage {}", t.squares.name(), t.order, t.order, t.max_cage);
+        let key = format!(
+            "{} {}x{} largest cage {}",
+            t.squares.name(),
+            t.order,
+            t.order,
+            t.max_cage
+        );
         s.checks.push(Check::eq(
             format!("{key}: no board with a surviving certified flip is unique (theorem)"),
             t.flip_but_unique,
             0,
         ));
         s.checks.push(Check::eq(
-            format!("{key}: every certified flip is a solution ({} checked)", t.flips_checked),
+            format!(
+                "{key}: every certified flip is a solution ({} checked)",
+                t.flips_checked
+            ),
             t.flips_bad,
             0,
         ));
@@ -281,7 +290,13 @@ pub fn cuts_sections(results: &Path) -> Result<Vec<Section>> {
             100.0 * qe,
             100.0 * pe,
         );
-        let verdict = |z: f64| if z.abs() <= 2.0 { "within two standard errors" } else { "differs" };
+        let verdict = |z: f64| {
+            if z.abs() <= 2.0 {
+                "within two standard errors"
+            } else {
+                "differs"
+            }
+        };
         s.checks.push(Check::finding(
             format!("{n}×{n} largest cage {k} against the write-up"),
             format!(
@@ -323,9 +338,17 @@ pub fn cuts_sections(results: &Path) -> Result<Vec<Section>> {
             sum(|t| t.flip_explained),
             sum(|t| t.unique_hidden),
         );
-        let (p, q, z) = z_prop(ex, nu, CALCUDOKU_FLIP_EXPLAINED.0, CALCUDOKU_FLIP_EXPLAINED.1);
+        let (p, q, z) = z_prop(
+            ex,
+            nu,
+            CALCUDOKU_FLIP_EXPLAINED.0,
+            CALCUDOKU_FLIP_EXPLAINED.1,
+        );
         s.checks.push(Check::finding(
-            format!("orders 4–7 × largest cage 2–5 ({} rows): non-unique boards explained by a flip", pool.len()),
+            format!(
+                "orders 4–7 × largest cage 2–5 ({} rows): non-unique boards explained by a flip",
+                pool.len()
+            ),
             format!(
                 "{ex} of {nu} ({:.1}%) against the write-up's {} of {} ({:.1}%), z = {z:.1}",
                 100.0 * p,
@@ -341,7 +364,9 @@ pub fn cuts_sections(results: &Path) -> Result<Vec<Section>> {
             "per board: unique with signs shown against hidden (orders 4–7 × largest cage 2–5)",
             format!(
                 "of {b} boards {u} unique with signs and {uh} without: hiding every sign costs {lost:.1}% \
-                 of the unique boards (write-up: {} of {} → {}, {wlost:.1}%)",
+                 of the unique boards (write-up: of {} boards {} → {}, {wlost:.1}%). Our cut draws each \
+                 cage's size uniformly from 1..=k, so it leaves many one-cell cages, which no sign \
+                 touches",
                 CALCUDOKU_RANDOM_CUTS, CALCUDOKU_UNIQUE_SHOWN, CALCUDOKU_UNIQUE_HIDDEN
             ),
         ));
@@ -371,7 +396,12 @@ pub fn signs_sections(results: &Path) -> Result<Vec<Section>> {
         s.checks.push(Check::eq(
             format!(
                 "{} {}x{} largest cage {} {}-cell {}: every cage has a filling with its sign",
-                k.0.name(), k.1, k.1, k.2, k.3, op_name_rank(k.4)
+                k.0.name(),
+                k.1,
+                k.1,
+                k.2,
+                k.3,
+                op_name_rank(k.4)
             ),
             t.empty,
             0,
@@ -379,7 +409,12 @@ pub fn signs_sections(results: &Path) -> Result<Vec<Section>> {
         s.checks.push(Check::eq(
             format!(
                 "{} {}x{} largest cage {} {}-cell {}: hiding the sign never removes a filling",
-                k.0.name(), k.1, k.1, k.2, k.3, op_name_rank(k.4)
+                k.0.name(),
+                k.1,
+                k.1,
+                k.2,
+                k.3,
+                op_name_rank(k.4)
             ),
             t.hidden_below_shown,
             0,
@@ -387,7 +422,8 @@ pub fn signs_sections(results: &Path) -> Result<Vec<Section>> {
         if k.0 == SquareSource::Uniform {
             present.insert((k.1, k.2));
         }
-        if k.0 != SquareSource::Uniform || !WRITEUP_ORDERS.contains(&k.1) || !(2..=5).contains(&k.2) {
+        if k.0 != SquareSource::Uniform || !WRITEUP_ORDERS.contains(&k.1) || !(2..=5).contains(&k.2)
+        {
             continue;
         }
         let p = kinds.entry((k.3, k.4)).or_default();
@@ -434,7 +470,12 @@ pub fn signs_sections(results: &Path) -> Result<Vec<Section>> {
         all += p.cages;
         same += p.unchanged;
     }
-    let (pu, qu, zu) = z_prop(same, all, CALCUDOKU_SIGN_UNCHANGED.0, CALCUDOKU_SIGN_UNCHANGED.1);
+    let (pu, qu, zu) = z_prop(
+        same,
+        all,
+        CALCUDOKU_SIGN_UNCHANGED.0,
+        CALCUDOKU_SIGN_UNCHANGED.1,
+    );
     let _ = writeln!(
         s.body,
         "\n{same} of {all} multi-cell cages ({:.1}%) admit exactly the same fillings with the sign hidden \
