@@ -83,9 +83,26 @@ impl RungRow {
     }
 }
 
-/// The pricing table: (order, rung index) → counts.
+/// The pricing table: (order, rung index) → counts. Serialised as a list of entries (JSON
+/// object keys must be strings).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(
+    into = "Vec<(usize, usize, RungRow)>",
+    from = "Vec<(usize, usize, RungRow)>"
+)]
 pub struct Pricing(pub BTreeMap<(usize, usize), RungRow>);
+
+impl From<Pricing> for Vec<(usize, usize, RungRow)> {
+    fn from(p: Pricing) -> Self {
+        p.0.into_iter().map(|((n, r), v)| (n, r, v)).collect()
+    }
+}
+
+impl From<Vec<(usize, usize, RungRow)>> for Pricing {
+    fn from(v: Vec<(usize, usize, RungRow)>) -> Self {
+        Pricing(v.into_iter().map(|(n, r, x)| ((n, r), x)).collect())
+    }
+}
 
 impl Partial for Pricing {
     fn merge(&mut self, other: Self) {
@@ -313,4 +330,22 @@ pub fn merge(files: &[PathBuf], results: &Path) -> Result<()> {
 
 pub fn default_bank_dir() -> PathBuf {
     PathBuf::from(DEFAULT_BANK_DIR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn pricing_round_trips_through_json() {
+        let mut p = Pricing::default();
+        p.0.insert(
+            (5, 2),
+            RungRow {
+                boards: 3,
+                ..RungRow::default()
+            },
+        );
+        let text = serde_json::to_string(&p).unwrap();
+        assert_eq!(serde_json::from_str::<Pricing>(&text).unwrap(), p);
+    }
 }

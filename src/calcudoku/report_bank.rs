@@ -68,7 +68,8 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
          unique, until a full pass keeps nothing). Each board is proved unique by ladder+search \
          and, up to order 7, by the independent verifier. The filter bank beside it keeps only \
          cuts that come out unique and draws a new square otherwise (same boards per order). \
-         Intercalates are of the board's square; ± is one standard error. The exact mean is read \
+         Intercalates are of the board's square; ± is the sample standard error; differences are \
+         in units of the exact σ/√boards (σ of the census distribution). The exact mean is read \
          from the committed Latin census.\n\n\
          | order | boards | bank intercalates | exact mean | bank − exact (SE) | filter bank | filter − exact (SE) | discarded squares | cages (mean) | splits by a flip |\n\
          | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
@@ -80,6 +81,20 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
         let sumsq: f64 = rows.iter().map(|r| (r.intercalates as f64).powi(2)).sum();
         let (mean, se) = mean_se(sum, sumsq, k);
         let exact = census.get(&n).map(|h| summarize(n, h).mean);
+        // Under uniform squares the mean of k squares has standard deviation σ/√k, with σ the
+        // census distribution's own (exact) standard deviation: the check uses that, not the
+        // sample's (which is 0 when a small sample happens to be constant).
+        let exact_sd = census.get(&n).map(|h| {
+            let tot = h.total() as f64;
+            let m = summarize(n, h).mean;
+            let ex2: f64 =
+                h.0.iter()
+                    .enumerate()
+                    .map(|(v, &c)| (v * v) as f64 * c as f64)
+                    .sum::<f64>()
+                    / tot;
+            (ex2 - m * m).max(0.0).sqrt()
+        });
         // Index rows must be exactly 0..boards (no gaps, no duplicates).
         let contiguous = rows.iter().enumerate().all(|(i, r)| r.index == i as u64);
         s.checks.push(Check::new(
@@ -115,9 +130,11 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
         let splits: u64 = rows.iter().map(|r| r.splits).sum();
         let by_flip: u64 = rows.iter().map(|r| r.splits_by_flip).sum();
         let cages: f64 = rows.iter().map(|r| r.cages as f64).sum::<f64>() / k;
-        let fmt_diff = |m: f64, e: f64| match exact {
-            Some(x) => format!("{:+.3} ({:+.1} SE)", m - x, (m - x) / e.max(1e-12)),
-            None => "—".into(),
+        // Differences in units of the exact σ/√k (see the check below).
+        let ese = exact_sd.map(|sd| sd / k.sqrt());
+        let fmt_diff = |m: f64, _e: f64| match (exact, ese) {
+            (Some(x), Some(e)) => format!("{:+.3} ({:+.1} SE)", m - x, (m - x) / e.max(1e-12)),
+            _ => "—".into(),
         };
         let _ = writeln!(
             s.body,
@@ -132,11 +149,18 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
             100.0 * by_flip as f64 / splits.max(1) as f64,
         );
         match exact {
-            Some(x) => s.checks.push(Check::new(
-                format!("order {n}: bank squares' mean intercalates within {BANK_MEAN_Z} SE of the exact mean"),
-                (mean - x).abs() <= BANK_MEAN_Z * se,
-                format!("{mean:.3} ± {se:.3} against {x:.4} ({:+.2} SE)", (mean - x) / se.max(1e-12)),
-            )),
+            Some(x) => {
+                let ese = exact_sd.unwrap_or(0.0) / k.sqrt();
+                s.checks.push(Check::new(
+                    format!("order {n}: bank squares' mean intercalates within {BANK_MEAN_Z} SE of the exact mean"),
+                    (mean - x).abs() <= BANK_MEAN_Z * ese,
+                    format!(
+                        "{mean:.3} (sample SE {se:.3}) against {x:.4}: {:+.2} SE, with SE = exact σ/√{} = {ese:.3}",
+                        (mean - x) / ese.max(1e-12),
+                        rows.len()
+                    ),
+                ))
+            }
             None => s.checks.push(Check::finding(
                 format!("order {n}: bank squares' mean intercalates"),
                 format!("{mean:.3} ± {se:.3} (the census has no order {n}: no exact mean)"),
@@ -146,8 +170,8 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
             s.checks.push(Check::finding(
                 format!("order {n}: keep-only-unique filter bank leans"),
                 format!(
-                    "filter {fmean:.3} ± {fse:.3} against exact {x:.3} ({:+.1} SE); the squares it discarded average {rmean:.3}",
-                    (fmean - x) / fse.max(1e-12)
+                    "filter {fmean:.3} ± {fse:.3} against exact {x:.3} ({:+.1} exact SE); the squares it discarded average {rmean:.3}",
+                    (fmean - x) / ese.unwrap_or(0.0).max(1e-12)
                 ),
             ));
         }
