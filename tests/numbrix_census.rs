@@ -81,7 +81,10 @@ fn walk_equals_frontier_where_both_run() {
 fn one_sweep_equals_separate_sweeps() {
     let s = frontier::sweep(4, 9).unwrap();
     for l in 1..=9 {
-        assert_eq!(s.counts[l - 1], frontier::sweep(4, l).unwrap().counts[l - 1]);
+        assert_eq!(
+            s.counts[l - 1],
+            frontier::sweep(4, l).unwrap().counts[l - 1]
+        );
     }
 }
 
