@@ -70,11 +70,7 @@ impl Check {
                 "{} of {expected} expected rows missing: {}{}",
                 missing.len(),
                 shown.join(", "),
-                if missing.len() > shown.len() {
-                    ", ..."
-                } else {
-                    ""
-                }
+                if missing.len() > shown.len() { ", ..." } else { "" }
             )
         };
         Check::new(name, missing.is_empty(), detail)
@@ -266,11 +262,7 @@ pub fn render(sections: &[Section], absent: &[String], complete: bool) -> String
         let _ = writeln!(
             md,
             "Result families absent from this directory{}: {}.\n",
-            if complete {
-                " (each a failed check)"
-            } else {
-                " (not checked)"
-            },
+            if complete { " (each a failed check)" } else { " (not checked)" },
             absent.join(", ")
         );
     }
