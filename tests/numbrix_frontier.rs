@@ -30,13 +30,22 @@ fn residue_sweep_matches_a120443_to_10_and_u128_on_long_strips() {
     // any square the u128 test reaches.
     for n in 1..=10 {
         let s = frontier::sweep_residues(n, n).unwrap();
-        assert_eq!(s.counts[n - 1], BigUint::from(A120443_SQUARE_PATHS[n]), "{n}x{n}");
+        assert_eq!(
+            s.counts[n - 1],
+            BigUint::from(A120443_SQUARE_PATHS[n]),
+            "{n}x{n}"
+        );
     }
     for w in [3usize, 5, 6] {
         let exact = frontier::sweep_u128(w, 30);
         let res = frontier::sweep_residues(w, 30).unwrap();
         for l in 0..30 {
-            assert_eq!(res.counts[l], BigUint::from(exact.counts[l]), "{w}x{}", l + 1);
+            assert_eq!(
+                res.counts[l],
+                BigUint::from(exact.counts[l]),
+                "{w}x{}",
+                l + 1
+            );
         }
     }
 }
@@ -47,7 +56,14 @@ fn census_csv_keeps_rows_a_smaller_run_does_not_compute() {
     let res = dir.path().to_str().unwrap();
     let census = |side: &str, cells: &str| {
         let st = bin()
-            .args(["numbrix", "census", "--max-side", side, "--walk-max-cells", cells])
+            .args([
+                "numbrix",
+                "census",
+                "--max-side",
+                side,
+                "--walk-max-cells",
+                cells,
+            ])
             .args(["--results", res, "--no-progress", "--threads", "2"])
             .status()
             .unwrap();

@@ -574,7 +574,12 @@ mod tests {
             let exact = sweep_u128(w, 12);
             let res = sweep_residues(w, 12).unwrap();
             for l in 0..12 {
-                assert_eq!(res.counts[l], BigUint::from(exact.counts[l]), "{w}x{}", l + 1);
+                assert_eq!(
+                    res.counts[l],
+                    BigUint::from(exact.counts[l]),
+                    "{w}x{}",
+                    l + 1
+                );
             }
             assert_eq!(res.max_states_by_len, exact.max_states_by_len);
         }

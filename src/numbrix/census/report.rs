@@ -132,11 +132,7 @@ fn census_section(results: &Path) -> Result<Section> {
                 Some(_) => "NO",
                 None => "–",
             },
-            if u == want_u {
-                "yes"
-            } else {
-                "NO"
-            }
+            if u == want_u { "yes" } else { "NO" }
         );
     }
     // The 2×m ladder against A003682 and the write-up's figures.
@@ -210,10 +206,8 @@ fn census_section(results: &Path) -> Result<Section> {
          the full rectangle table (m ≤ n ≤ {max_side}) is in the CSV. Largest square: {}.\n",
         (1..=max_side)
             .rev()
-            .find_map(|n| get(&t, n, n, "frontier").map(|x| format!(
-                "{n}×{n} has {} undirected Hamiltonian paths",
-                x.0
-            )))
+            .find_map(|n| get(&t, n, n, "frontier")
+                .map(|x| format!("{n}×{n} has {} undirected Hamiltonian paths", x.0)))
             .unwrap_or_else(|| "–".into())
     );
     Ok(s)
