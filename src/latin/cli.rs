@@ -23,6 +23,10 @@ pub enum LatinCmd {
     /// Sampler study: naive backtracking and Jacobson–Matthews readers held to the exact census
     /// with total-variation noise floors; writes results/latin_samplers.csv.
     Samplers(super::sampler_cli::SamplerArgs),
+    /// Census by sampled work units (orders 4..11): random descents counted exactly, combined
+    /// into unbiased estimates with standard errors; writes results/latin_estimate.csv (or, with
+    /// --replicates R ≥ 2, the coverage study results/latin_estimate_coverage.csv).
+    Estimate(super::estimate_cli::EstimateArgs),
 }
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
@@ -34,6 +38,7 @@ pub fn run(cmd: LatinCmd) -> Result<()> {
     match cmd {
         LatinCmd::Census { orders, engine } => census(&orders, &engine),
         LatinCmd::Samplers(args) => super::sampler_cli::run(args),
+        LatinCmd::Estimate(args) => super::estimate_cli::run(args),
     }
 }
 
@@ -121,6 +126,7 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
             write_tables(results, &table, &[stats])?;
             Ok(true)
         }
-        _ => super::sampler_cli::merge(kind, files, results),
+        _ => Ok(super::sampler_cli::merge(kind, files, results)?
+            || super::estimate_cli::merge(kind, files, results)?),
     }
 }
