@@ -5,6 +5,7 @@ pub mod census_csv;
 pub mod cli;
 pub mod estimate;
 pub mod estimate_cli;
+pub mod estimate_report;
 pub mod jm;
 pub mod report;
 pub mod sampler_cli;
