@@ -14,8 +14,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Orders the committed estimate file must hold.
-pub const EXPECTED_ESTIMATE_ORDERS: [usize; 3] = [9, 10, 11];
+/// Orders the committed estimate file must hold. (Order 11 is accepted and checked when present,
+/// but at budgets this machine affords its heavy-tailed unit weights understate the standard
+/// error; see docs/latin-estimate.md.)
+pub const EXPECTED_ESTIMATE_ORDERS: [usize; 2] = [9, 10];
 /// Orders the committed coverage file must hold.
 pub const EXPECTED_COVERAGE_ORDERS: [usize; 1] = [8];
 /// Quantities every estimated order must have.
@@ -191,7 +193,7 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
         s.checks.push(Check::new(
             format!("{} present", est_path.display()),
             false,
-            "missing: run `gridcensus latin estimate --orders 9-11`",
+            "missing: run `gridcensus latin estimate --orders 9` and `--orders 10 --units 400`",
         ));
     }
     coverage(results, &mut s)?;
