@@ -419,7 +419,7 @@ fn bad_arguments_exit_2_and_write_nothing() {
     };
     refused(dir.path(), &with(&["--orders", "0"]), "--orders 0");
     refused(dir.path(), &with(&["--orders", "20"]), "--orders 20");
-    refused(dir.path(), &with(&["--orders", "9"]), "--orders 9");
+    refused(dir.path(), &with(&["--orders", "10"]), "--orders 10");
     refused(dir.path(), &with(&["--orders", "3-x"]), "--orders 3-x");
     refused(
         dir.path(),

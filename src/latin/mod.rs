@@ -14,3 +14,4 @@ pub mod samplers;
 pub mod square;
 pub mod study;
 pub mod wide;
+pub mod wide_census;
