@@ -68,7 +68,7 @@ fn bad_input_is_one_line_exit_2() {
     assert_input_error(p, &with(&["--draws", "0"]), "--draws");
     assert_input_error(p, &with(&["--floor-sims", "0"]), "--floor-sims");
     assert_input_error(p, &with(&["--orders", "3"]), "outside");
-    assert_input_error(p, &with(&["--orders", "9"]), "out of range");
+    assert_input_error(p, &with(&["--orders", "9"]), "outside the sampler study's orders 4 to 8");
     assert_input_error(p, &with(&["--samplers", "magic"]), "unknown sampler");
     assert_input_error(p, &with(&["--moves", "ten"]), "not a number");
     // An order missing from the census file: a clear error, before any work.
