@@ -14,7 +14,8 @@ pub enum LatinCmd {
     /// Exact intercalate census of reduced Latin squares; writes results/latin_census.csv and
     /// results/latin_census_summary.csv (rows of other orders already there are kept).
     Census {
-        /// Orders to census: one order (8), a range (1-7) or a list (5,6,7).
+        /// Orders to census: one order (8), a range (1-7) or a list (5,6,7); 1..9 (order 9 runs
+        /// the wide kernel: hundreds of CPU-days, meant for --shard on a cluster). Default: 1-7.
         #[arg(long, default_value = "1-7", value_name = "ORDERS")]
         orders: String,
         #[command(flatten)]
@@ -23,17 +24,27 @@ pub enum LatinCmd {
     /// Sampler study: naive backtracking and Jacobson–Matthews readers held to the exact census
     /// with total-variation noise floors; writes results/latin_samplers.csv.
     Samplers(super::sampler_cli::SamplerArgs),
+    /// Census by sampled work units (orders 4..11): random descents counted exactly, combined
+    /// into unbiased estimates with standard errors; writes results/latin_estimate.csv (or, with
+    /// --replicates R ≥ 2, the coverage study results/latin_estimate_coverage.csv).
+    Estimate(super::estimate_cli::EstimateArgs),
 }
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
 pub fn parse_orders(s: &str) -> Result<Vec<usize>> {
-    crate::engine::cli::parse_int_list("--orders", s, 1, MAX_ORDER)
+    crate::engine::cli::parse_int_list(
+        "--orders",
+        s,
+        1,
+        super::wide_census::WIDE_CENSUS_MAX_ORDER,
+    )
 }
 
 pub fn run(cmd: LatinCmd) -> Result<()> {
     match cmd {
         LatinCmd::Census { orders, engine } => census(&orders, &engine),
         LatinCmd::Samplers(args) => super::sampler_cli::run(args),
+        LatinCmd::Estimate(args) => super::estimate_cli::run(args),
     }
 }
 
@@ -50,11 +61,17 @@ fn census(orders: &str, engine: &EngineArgs) -> Result<()> {
     let mut table = read_census(&path)?;
     let mut stats = Vec::new();
     for &n in &orders {
-        let job = CensusJob::new(n)?;
-        let Some((weighted, st)) = execute(&job, engine)? else {
+        let outcome = if n <= MAX_ORDER {
+            let job = CensusJob::new(n)?;
+            execute(&job, engine)?.map(|(w, st)| job.finish(w).map(|h| (h, st)))
+        } else {
+            let job = super::wide_census::WideCensusJob::new(n)?;
+            execute(&job, engine)?.map(|(w, st)| job.finish(w).map(|h| (h, st)))
+        };
+        let Some(done) = outcome else {
             return Ok(()); // a shard: its partial file is written
         };
-        let hist = job.finish(weighted)?;
+        let (hist, st) = done?;
         eprintln!(
             "order {n}: {} reduced squares in {:.3} s on {} threads ({} units)",
             hist.total(),
@@ -108,13 +125,23 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
                 .as_u64()
                 .ok_or_else(|| input_error("latin-census partial without an order"))?
                 as usize;
-            let job = CensusJob::new(order)?;
-            if job.spec() != spec {
-                return Err(input_error(
-                    "latin-census partials do not match this version's job spec",
-                ));
-            }
-            let hist = job.finish(weighted)?;
+            let hist = if order <= MAX_ORDER {
+                let job = CensusJob::new(order)?;
+                if job.spec() != spec {
+                    return Err(input_error(
+                        "latin-census partials do not match this version's job spec",
+                    ));
+                }
+                job.finish(weighted)?
+            } else {
+                let job = super::wide_census::WideCensusJob::new(order)?;
+                if job.spec() != spec {
+                    return Err(input_error(
+                        "latin-census partials do not match this version's job spec",
+                    ));
+                }
+                job.finish(weighted)?
+            };
             eprintln!(
                 "order {order}: merged {} partial files, {} reduced squares",
                 files.len(),
@@ -124,6 +151,7 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
             write_tables(results, &table, &[stats])?;
             Ok(true)
         }
-        _ => super::sampler_cli::merge(kind, files, results),
+        _ => Ok(super::sampler_cli::merge(kind, files, results)?
+            || super::estimate_cli::merge(kind, files, results)?),
     }
 }

@@ -3,6 +3,9 @@
 pub mod census;
 pub mod census_csv;
 pub mod cli;
+pub mod estimate;
+pub mod estimate_cli;
+pub mod estimate_report;
 pub mod jm;
 pub mod report;
 pub mod sampler_cli;
@@ -10,3 +13,5 @@ pub mod sampler_report;
 pub mod samplers;
 pub mod square;
 pub mod study;
+pub mod wide;
+pub mod wide_census;

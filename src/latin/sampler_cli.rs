@@ -6,7 +6,7 @@ use super::study::{
     CSV_FILE, KIND, MAX_ORDER, MIN_ORDER, RowSpec, StudyJob, TIMING_FILE, rows_csv,
 };
 use crate::engine::Job;
-use crate::engine::cli::{EngineArgs, RunStats, execute, write_result};
+use crate::engine::cli::{EngineArgs, RunStats, execute, write_result_keeping};
 use crate::error::input_error;
 use anyhow::Result;
 use clap::Args;
@@ -22,8 +22,8 @@ pub struct SamplerArgs {
     /// D: draws per row (and per noise-floor simulation).
     #[arg(long, default_value_t = 20_000, value_name = "D")]
     pub draws: u64,
-    /// R: noise-floor simulations (D perfect draws each) per order.
-    #[arg(long, default_value_t = 40, value_name = "R")]
+    /// R: noise-floor simulations (D perfect draws each) per order. Default: 400.
+    #[arg(long, default_value_t = 400, value_name = "R")]
     pub floor_sims: u64,
     /// Samplers, comma-separated: naive, wait-for-proper, fixed-time, thinned, exact.
     #[arg(
@@ -263,12 +263,25 @@ fn write_rows(
             r.wall_seconds
         );
     }
-    write_result(&results.join(CSV_FILE), &rows_csv(&rows), &[stats])?;
-    write_result(
-        &results.join(TIMING_FILE),
-        &super::study::timing_csv(&rows),
-        &[stats],
-    )?;
+    // Keyed tables: rows of orders this run did not compute are kept.
+    let computed: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.order).collect();
+    let csv_path = results.join(CSV_FILE);
+    let timing_path = results.join(TIMING_FILE);
+    let kept = keep_other_orders(&csv_path, &rows_csv(&rows), &computed)?;
+    let kept_orders: std::collections::BTreeSet<usize> = kept.1.clone();
+    let keep = |spec: &crate::engine::JobSpec| {
+        spec.kind == KIND
+            && spec.params["rows"].as_array().is_some_and(|rs| {
+                rs.iter().any(|r| {
+                    r["order"]
+                        .as_u64()
+                        .is_some_and(|n| kept_orders.contains(&(n as usize)))
+                })
+            })
+    };
+    write_result_keeping(&csv_path, &kept.0, &[stats], keep)?;
+    let timing = keep_other_orders(&timing_path, &super::study::timing_csv(&rows), &computed)?;
+    write_result_keeping(&timing_path, &timing.0, &[stats], keep)?;
     stats.cleanup();
     Ok(())
 }
@@ -286,4 +299,48 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
     eprintln!("latin samplers: merged {} partial files", files.len());
     write_rows(&job, total, results, &stats)?;
     Ok(true)
+}
+
+/// Merge freshly computed CSV bytes (rows of the orders in `computed`) with the rows of other
+/// orders already in `path` (same header required). Returns the bytes, sorted by order (rows of
+/// one order keep their order), and the orders kept from the old file.
+fn keep_other_orders(
+    path: &Path,
+    fresh: &[u8],
+    computed: &std::collections::BTreeSet<usize>,
+) -> Result<(Vec<u8>, std::collections::BTreeSet<usize>)> {
+    let mut fresh_rdr = csv::Reader::from_reader(fresh);
+    let header = fresh_rdr.headers()?.clone();
+    let mut rows: Vec<(usize, csv::StringRecord)> = Vec::new();
+    let mut kept = std::collections::BTreeSet::new();
+    if path.exists() {
+        let cols: Vec<&str> = header.iter().collect();
+        let mut old = crate::engine::table::open_checked(path, &cols).map_err(|e| {
+            input_error(format!(
+                "{e:#} (written by another version? move it aside to regenerate)"
+            ))
+        })?;
+        for rec in old.records() {
+            let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
+            let n: usize = rec.get(0).and_then(|v| v.parse().ok()).ok_or_else(|| {
+                input_error(format!("{} has a row without an order", path.display()))
+            })?;
+            if !computed.contains(&n) {
+                kept.insert(n);
+                rows.push((n, rec));
+            }
+        }
+    }
+    for rec in fresh_rdr.records() {
+        let rec = rec?;
+        let n: usize = rec.get(0).and_then(|v| v.parse().ok()).unwrap_or(0);
+        rows.push((n, rec));
+    }
+    rows.sort_by_key(|r| r.0); // stable: rows of one order keep their order
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&header)?;
+    for (_, r) in &rows {
+        w.write_record(r)?;
+    }
+    Ok((w.into_inner().expect("in-memory writer"), kept))
 }

@@ -97,10 +97,40 @@ pub struct RowResult {
     pub floor_mean: f64,
     pub floor_p95: f64,
     pub floor_sims: u64,
+    /// Draws per floor simulation: D for readers of independent draws; for the thinned reader
+    /// (dependent draws within a chain) its batch-means effective sample size.
+    pub floor_draws: u64,
+    /// Batch-means effective sample size of the row (units are independent batches): D times
+    /// the exact variance of one draw over the between-batch variance of batch means.
+    pub ess: f64,
     pub chains_per_square: Option<f64>,
     pub moves_per_square: Option<f64>,
     pub wall_seconds: f64,
     pub hist: Histogram,
+}
+
+/// Batch-means effective sample size: Σ draws · σ² / s², with σ² the exact variance of one
+/// draw and s² = Σ_b B_b (m_b − m)² / (nb − 1) the between-batch variance (independent batches
+/// of B_b draws with means m_b). NaN with fewer than two batches.
+pub fn batch_means_ess(batches: &[(f64, f64)], d: &ExactDist) -> f64 {
+    let nb = batches.len();
+    let total: f64 = batches.iter().map(|b| b.0).sum();
+    if nb < 2 || total == 0.0 {
+        return f64::NAN;
+    }
+    let m = batches.iter().map(|b| b.0 * b.1).sum::<f64>() / total;
+    let s2 = batches.iter().map(|b| b.0 * (b.1 - m).powi(2)).sum::<f64>() / (nb as f64 - 1.0);
+    let mu = d.mean();
+    let var: f64 = d
+        .probs()
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| p * (k as f64 - mu).powi(2))
+        .sum();
+    if s2 == 0.0 {
+        return total;
+    }
+    total * var / s2
 }
 
 /// The 95th percentile by nearest rank: the ⌈0.95·R⌉-th smallest of R values.
@@ -230,10 +260,22 @@ impl StudyJob {
     pub fn finish(&self, total: StudyPartial) -> Result<Vec<RowResult>> {
         let p = &self.params;
         let mut acc: Vec<(BatchOutcome, u64)> = vec![(BatchOutcome::default(), 0); p.rows.len()];
+        // Per row: (draws, mean intercalates) of each batch, for the batch-means ESS.
+        let mut batches: Vec<Vec<(f64, f64)>> = vec![Vec::new(); p.rows.len()];
         let mut floors: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
         for e in total.0 {
             match (e.row, e.floor_order) {
                 (Some(r), _) if r < acc.len() => {
+                    let b = e.out.draws as f64;
+                    let w: u128 = e
+                        .out
+                        .hist
+                        .0
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| k as u128 * c as u128)
+                        .sum();
+                    batches[r].push((b, w as f64 / b.max(1.0)));
                     let a = &mut acc[r];
                     crate::engine::Partial::merge(&mut a.0.hist, e.out.hist);
                     a.0.draws += e.out.draws;
@@ -258,9 +300,26 @@ impl StudyJob {
                 anyhow::bail!("row {i}: {} draws, expected {}", o.draws, p.draws);
             }
             let d = &self.exact[&row.order];
-            let fl = floors.get(&row.order).cloned().unwrap_or_default();
+            let mut fl = floors.get(&row.order).cloned().unwrap_or_default();
             if fl.len() as u64 != p.floor_sims {
                 anyhow::bail!("order {}: {} floor simulations", row.order, fl.len());
+            }
+            let ess = batch_means_ess(&batches[i], d);
+            let mut floor_draws = p.draws;
+            if matches!(row.reader, Reader::Thinned { .. }) {
+                // The thinned reader's draws are dependent: its own floor, R simulations of
+                // ESS perfect draws (from a stream of its own, fixed by seed and row).
+                floor_draws = (ess.round() as u64).clamp(1, p.draws);
+                let mut rng = crate::engine::seed::unit_rng(self.seed, u64::MAX - i as u64);
+                fl = (0..p.floor_sims)
+                    .map(|_| {
+                        let mut h = Histogram::default();
+                        for _ in 0..floor_draws {
+                            h.add(d.sample(&mut rng), 1);
+                        }
+                        d.tv(&h)
+                    })
+                    .collect();
             }
             let weighted: u128 = o
                 .hist
@@ -293,6 +352,8 @@ impl StudyJob {
                 floor_mean: fl.iter().sum::<f64>() / fl.len() as f64,
                 floor_p95: p95(&fl),
                 floor_sims: fl.len() as u64,
+                floor_draws,
+                ess,
                 chains_per_square: jm.then(|| o.chains as f64 / o.draws as f64),
                 moves_per_square: jm.then(|| o.moves as f64 / o.draws as f64),
                 wall_seconds: *nanos as f64 * 1e-9,
@@ -355,7 +416,7 @@ impl Job for StudyJob {
 }
 
 /// The CSV columns of `latin_samplers.csv`, in order.
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 18] = [
     "order",
     "sampler",
     "t",
@@ -369,6 +430,8 @@ pub const CSV_COLUMNS: [&str; 16] = [
     "floor_p95",
     "floor_sims",
     "within_floor",
+    "floor_draws",
+    "ess",
     "chains_per_square",
     "moves_per_square",
     "histogram",
@@ -425,6 +488,8 @@ pub fn rows_csv(rows: &[RowResult]) -> Vec<u8> {
             format!("{:.5}", r.floor_p95),
             r.floor_sims.to_string(),
             (r.tv <= r.floor_p95).to_string(),
+            r.floor_draws.to_string(),
+            if r.ess.is_finite() { format!("{:.0}", r.ess) } else { String::new() },
             optf(r.chains_per_square, 3),
             optf(r.moves_per_square, 1),
             hist.join(" "),

@@ -163,6 +163,11 @@ pub fn families() -> Vec<Family> {
             sections: crate::latin::report::sampler_sections,
         },
         Family {
+            name: "Latin estimate",
+            files: &["latin_estimate.csv", "latin_estimate_coverage.csv"],
+            sections: crate::latin::estimate_report::sections,
+        },
+        Family {
             name: "Calcudoku agreement",
             files: &["calcudoku_agree.csv"],
             sections: crate::calcudoku::report::sections,
