@@ -127,10 +127,10 @@ impl Count for Residues {
     }
     #[inline]
     fn add(&mut self, other: &Self) {
-        for i in 0..3 {
+        for ((a, b), m) in self.r.iter_mut().zip(other.r).zip(MODULI) {
             // Both below 2^63: the sum fits a u64.
-            let s = self.r[i] + other.r[i];
-            self.r[i] = if s >= MODULI[i] { s - MODULI[i] } else { s };
+            let s = *a + b;
+            *a = if s >= m { s - m } else { s };
         }
         self.approx += other.approx;
     }
@@ -177,7 +177,8 @@ impl Residues {
         let x = crt(&self.r);
         let m = modulus().to_f64().unwrap();
         let xf = x.to_f64().unwrap();
-        if !(self.approx < 0.5 * m) || (xf - self.approx).abs() > 1e-9 * self.approx.max(1.0) {
+        let below_half = self.approx.is_finite() && self.approx < 0.5 * m;
+        if !below_half || (xf - self.approx).abs() > 1e-9 * self.approx.max(1.0) {
             bail!(
                 "frontier residues do not determine the count: shadow {:e}, recombined {:e}",
                 self.approx,
