@@ -130,11 +130,16 @@ paths=$("$BIN" plan --paths "$SHARDS" -- "${JOB[@]}" --results "$RESULTS") ||
 read -r _ KIND DIGEST UNITS <<<"$(head -1 <<<"$paths")"
 STATE=$RESULTS/.cluster/$KIND-$DIGEST-of-$SHARDS
 NAME=gc-$KIND-${DIGEST:0:8}
-mkdir -p "$STATE/logs"
-tail -n +2 <<<"$paths" >"$STATE/paths"
-printf '%s\0' "${JOB[@]}" >"$STATE/job.args"
-printf 'BIN=%q\nRESULTS=%q\nN=%q\nKIND=%q\nDIGEST=%q\n' "$BIN" "$RESULTS" "$SHARDS" "$KIND" "$DIGEST" >"$STATE/job.env"
-touch "$STATE/arrays"
+if [[ $mode == submit ]]; then
+    mkdir -p "$STATE/logs"
+    tail -n +2 <<<"$paths" >"$STATE/paths"
+    printf '%s\0' "${JOB[@]}" >"$STATE/job.args"
+    printf 'BIN=%q\nRESULTS=%q\nN=%q\nKIND=%q\nDIGEST=%q\n' "$BIN" "$RESULTS" "$SHARDS" "$KIND" "$DIGEST" >"$STATE/job.env"
+    touch "$STATE/arrays"
+elif [[ ! -f $STATE/arrays ]]; then
+    echo "job $KIND $DIGEST: never submitted with $SHARDS shards under $RESULTS"
+    exit 1
+fi
 ((SHARDS <= UNITS)) || echo "slurm-job: note: $SHARDS shards for $UNITS units: some shards are empty" >&2
 
 # Shard -> queue state ("PENDING", "RUNNING", ...) of every queued task of this job's arrays.

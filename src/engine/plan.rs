@@ -45,7 +45,10 @@ pub struct PlanReport {
     /// Seconds of each timed unit, in the order they ran.
     pub unit_seconds: Vec<f64>,
     /// The sample was cut short by the budget with one unit still running for this many seconds
-    /// of wall time.
+    /// of wall time ...
+    pub unfinished_wall: Option<f64>,
+    /// ... and this much measured time (CPU, or wall where CPU clocks are unavailable), a lower
+    /// bound on that unit's cost.
     pub unfinished_seconds: Option<f64>,
     /// `(shard index, partial file, journal file)` in `--paths` mode.
     pub files: Vec<(u64, std::path::PathBuf, std::path::PathBuf)>,
@@ -86,6 +89,7 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
         label: job.label(),
         units,
         unit_seconds: Vec::new(),
+        unfinished_wall: None,
         unfinished_seconds: None,
         files: Vec::new(),
     };
@@ -115,15 +119,24 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
     // Units run one at a time on a helper thread so that a unit far longer than the budget
     // cannot hold the plan hostage: the report is printed and the process ends without it.
     let (tx, rx) = crossbeam_channel::unbounded::<Result<f64>>();
-    // Wall-clock start of the unit in progress, in nanoseconds since `start`.
-    let current = std::sync::atomic::AtomicU64::new(0);
-    let current = &current;
+    // The unit in progress: wall start (ns since `start`) and the worker's CPU clock then (ns).
+    use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+    let current = AtomicU64::new(0);
+    let current_cpu = AtomicU64::new(u64::MAX);
+    let worker_stat: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+    let (current, current_cpu, worker_stat) = (&current, &current_cpu, &worker_stat);
     let outcome = std::thread::scope(|s| {
         s.spawn(move || {
+            // Where the main thread can read this thread's CPU clock ("<pid>/task/<tid>").
+            if let Ok(p) = std::fs::read_link("/proc/thread-self") {
+                *worker_stat.lock().unwrap() =
+                    Some(std::path::Path::new("/proc").join(p).join("schedstat"));
+            }
             for &index in &picks {
-                current.store(
-                    start.elapsed().as_nanos() as u64,
-                    std::sync::atomic::Ordering::SeqCst,
+                current.store(start.elapsed().as_nanos() as u64, SeqCst);
+                current_cpu.store(
+                    thread_cpu_seconds().map_or(u64::MAX, |c| (c * 1e9) as u64),
+                    SeqCst,
                 );
                 let (t, c) = (Instant::now(), thread_cpu_seconds());
                 let r = job.run_unit(Unit { index, master_seed });
@@ -159,8 +172,19 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
                     }
                     // A unit is still running past the budget: report without it and end the
                     // process (scoped threads cannot be abandoned otherwise).
-                    let began = current.load(std::sync::atomic::Ordering::SeqCst) as f64 * 1e-9;
-                    report.unfinished_seconds = Some(start.elapsed().as_secs_f64() - began);
+                    let began = current.load(SeqCst) as f64 * 1e-9;
+                    report.unfinished_wall = Some(start.elapsed().as_secs_f64() - began);
+                    // Its CPU time so far, a lower bound on its cost (thread CPU clocks only).
+                    let cpu0 = current_cpu.load(SeqCst);
+                    let path = worker_stat.lock().unwrap().clone();
+                    if let (true, Some(p)) = (cpu0 != u64::MAX, path) {
+                        report.unfinished_seconds = std::fs::read_to_string(p)
+                            .ok()
+                            .and_then(|t| t.split_whitespace().next()?.parse::<u64>().ok())
+                            .map(|ns| ns.saturating_sub(cpu0) as f64 * 1e-9);
+                    } else if !measures_cpu_time() {
+                        report.unfinished_seconds = report.unfinished_wall;
+                    }
                     print!("{}", render(&report, &req));
                     use std::io::Write;
                     std::io::stdout().flush().ok();
@@ -296,32 +320,42 @@ pub fn render(r: &PlanReport, req: &PlanRequest) -> String {
     )
     .unwrap();
     writeln!(o, "units:       {}", r.units).unwrap();
-    let Some(e) = estimate(&r.unit_seconds, r.units) else {
+    let cut = r.unfinished_wall.is_some();
+    // A sample cut short counts its unfinished unit at the time it had run (a lower bound on
+    // that unit), so the estimate is low rather than missing the unit that cost the most.
+    let mut times = r.unit_seconds.clone();
+    if let Some(t) = r.unfinished_seconds {
+        times.push(t);
+    }
+    let Some(e) = estimate(&times, r.units) else {
         writeln!(
             o,
-            "sample:      no unit finished within the {:.0} s budget (the first sampled unit ran {} of wall time, load average {}); raise --budget for an estimate",
-            req.budget_seconds,
-            hms(r.unfinished_seconds.unwrap_or(req.budget_seconds)),
-            load_average()
+            "sample:      no unit finished within the {:.0} s budget and its time could not be read; raise --budget",
+            req.budget_seconds
         )
         .unwrap();
         return o;
     };
     writeln!(
         o,
-        "sample:      {} of {} units chosen at random (seed {}), run one at a time on 1 thread, {} measured; load average {}{}",
+        "sample:      {} of {} units chosen at random (seed {}), run one at a time on 1 thread, {} measured; load average {}",
         e.sampled,
         r.units,
         req.seed,
         if measures_cpu_time() { "thread CPU time" } else { "wall time" },
         load_average(),
-        if r.unfinished_seconds.is_some() {
-            " (cut short by the time budget; the unfinished unit is left out, so the mean may be low)"
-        } else {
-            ""
-        }
     )
     .unwrap();
+    if cut {
+        writeln!(
+            o,
+            "cut short:   the {:.0} s budget ended with one unit unfinished after {} ({} wall); it is counted at that time, so every figure below is a LOWER estimate: raise --budget",
+            req.budget_seconds,
+            hms(r.unfinished_seconds.unwrap_or(0.0)),
+            hms(r.unfinished_wall.unwrap_or(0.0))
+        )
+        .unwrap();
+    }
     writeln!(
         o,
         "per unit:    mean {:.6} s, sd {:.6} s, standard error {:.6} s, slowest sampled {:.6} s",
