@@ -232,12 +232,15 @@ pub fn all_sections(results: &Path, complete: bool) -> (Vec<Section>, Vec<String
 }
 
 /// Without `--complete`, a present family may hold only some of its rows (a cluster run of one
-/// order into its own directory): a failed presence check (a check named `... present`) becomes a
-/// finding that lists what is absent, as absent families are listed. Every row that is present
-/// is still checked; with `--complete` absent rows fail.
+/// order into its own directory): a failed row presence check (a check named `... present`,
+/// other than a file's `<file>.csv present`) becomes a finding that lists what is absent, as
+/// absent families are listed. Every row that is present is still checked, a missing file of a
+/// present family still fails, and with `--complete` absent rows fail.
 fn absent_rows_not_checked(section: &mut Section) {
     for c in &mut section.checks {
-        if c.is_check() && !c.ok && c.name.ends_with(" present") {
+        // A missing file of a present family (`<file>.csv present`) still fails.
+        if c.is_check() && !c.ok && c.name.ends_with(" present") && !c.name.ends_with(".csv present")
+        {
             c.kind = Kind::Finding;
             c.ok = true;
             c.detail = format!("absent, not checked without --complete ({})", c.detail);
@@ -410,7 +413,9 @@ mod absent_rows_tests {
         s.checks.push(Check::new("order 1 present", false, "missing"));
         s.checks.push(Check::new("order 2: count = A000315(2)", false, "got 1, expected 2"));
         s.checks.push(Check::new("order 3 present", true, "rows present"));
+        s.checks.push(Check::new("r/latin_census.csv present", false, "missing"));
         absent_rows_not_checked(&mut s);
+        assert!(s.checks[3].is_check() && !s.checks[3].ok, "a missing file still fails");
         assert_eq!(s.checks[0].kind, Kind::Finding);
         assert!(s.checks[0].ok && s.checks[0].detail.contains("absent"));
         // A wrong value of a present row still fails; a passed presence check stays a check.
