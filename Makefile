@@ -6,6 +6,8 @@
 #   make report            check results/ against published counts; write results/REPORT.md
 #   make perf              measure the headline figures into results/perf.csv (idle machine)
 #   make results           regenerate every committed CSV under results/, then the report
+#   make cluster-check     the Slurm and GNU parallel scripts against a live one-node Slurm on
+#                          this machine (root; installs slurm-wlm, munge, parallel if missing)
 
 CARGO   ?= cargo
 ORDER   ?= 7
@@ -14,7 +16,7 @@ BIN     := target/release/gridcensus
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
 
 .PHONY: all build census test bench perf report results results-latin results-calcudoku \
-        results-numbrix results-kakurasu bank clean
+        results-numbrix results-kakurasu bank clean cluster-check
 
 all: build
 
@@ -58,6 +60,10 @@ results-kakurasu: build
 
 bank: build
 	BIN=$(BIN) THREADS_ARG="$(THREADS_ARG)" sh scripts/bank.sh
+
+# Bounded: the whole check is killed after 20 minutes (it takes a few on 2 cores).
+cluster-check: build
+	timeout --kill-after=30 1200 bash scripts/cluster-check.sh
 
 clean:
 	$(CARGO) clean

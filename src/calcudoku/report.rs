@@ -111,7 +111,7 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
         .map(|(o, c)| format!("order {o} largest cage {c}"))
         .collect();
     s.checks.push(Check::rows_present(
-        "every row the manifest records is present",
+        "every row the manifest records is still there",
         expected.len(),
         &missing,
     ));

@@ -209,6 +209,11 @@ impl RunStats {
 /// the result files are written, so a kill before that point can still resume.
 pub fn execute<J: Job>(job: &J, args: &EngineArgs) -> Result<Option<(J::Partial, RunStats)>> {
     args.validate()?;
+    if super::plan::active() {
+        // `gridcensus plan`: time a sample of units instead of running; write nothing.
+        super::plan::plan_job(job, args)?;
+        return Ok(None);
+    }
     let spec = job.spec();
     let journal = args.journal_path(&spec);
     if args.resume && args.journal.is_none() && !journal.exists() {

@@ -18,6 +18,7 @@
 pub mod atomic;
 pub mod cli;
 pub mod manifest;
+pub mod plan;
 pub mod run;
 pub mod seed;
 pub mod shard;

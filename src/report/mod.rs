@@ -10,6 +10,8 @@
 //! Result files are grouped into [`Family`]s. A family none of whose files is present is *absent*:
 //! in the default mode (a cluster run's shared directory holding some families) that is stated and
 //! is not a failure; with `--complete` (what `make report` and CI use) an absent family fails.
+//! The same holds for absent rows of a present family (a failed check named `... present`):
+//! listed as findings by default, failed with `--complete`.
 
 pub mod chart;
 
@@ -250,7 +252,12 @@ pub fn all_sections(results: &Path, complete: bool) -> (Vec<Section>, Vec<String
             continue;
         }
         match (fam.sections)(results) {
-            Ok(s) => out.extend(s),
+            Ok(mut s) => {
+                if !complete {
+                    s.iter_mut().for_each(absent_rows_not_checked);
+                }
+                out.extend(s)
+            }
             Err(e) => {
                 let mut s = Section::new(fam.name);
                 s.checks.push(Check::new(
@@ -263,6 +270,23 @@ pub fn all_sections(results: &Path, complete: bool) -> (Vec<Section>, Vec<String
         }
     }
     (out, absent)
+}
+
+/// Without `--complete`, a present family may hold only some of its rows (a cluster run of one
+/// order into its own directory): a failed row presence check (a check named `... present`,
+/// other than a file's `<file>.csv present`) becomes a finding that lists what is absent, as
+/// absent families are listed. Every row that is present is still checked, a missing file of a
+/// present family still fails, and with `--complete` absent rows fail.
+fn absent_rows_not_checked(section: &mut Section) {
+    for c in &mut section.checks {
+        // A missing file of a present family (`<file>.csv present`) still fails.
+        if c.is_check() && !c.ok && c.name.ends_with(" present") && !c.name.ends_with(".csv present")
+        {
+            c.kind = Kind::Finding;
+            c.ok = true;
+            c.detail = format!("absent, not checked without --complete ({})", c.detail);
+        }
+    }
 }
 
 fn count(sections: &[Section], kind: Kind) -> usize {
@@ -432,4 +456,25 @@ pub fn read_csv(path: &Path) -> Result<Vec<csv::StringRecord>> {
         rows.push(r.map_err(|e| anyhow::anyhow!("malformed {}: {e}", path.display()))?);
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod absent_rows_tests {
+    use super::*;
+
+    #[test]
+    fn absent_rows_are_listed_not_failed_without_complete_only() {
+        let mut s = Section::new("t");
+        s.checks.push(Check::new("order 1 present", false, "missing"));
+        s.checks.push(Check::new("order 2: count = A000315(2)", false, "got 1, expected 2"));
+        s.checks.push(Check::new("order 3 present", true, "rows present"));
+        s.checks.push(Check::new("r/latin_census.csv present", false, "missing"));
+        absent_rows_not_checked(&mut s);
+        assert!(s.checks[3].is_check() && !s.checks[3].ok, "a missing file still fails");
+        assert_eq!(s.checks[0].kind, Kind::Finding);
+        assert!(s.checks[0].ok && s.checks[0].detail.contains("absent"));
+        // A wrong value of a present row still fails; a passed presence check stays a check.
+        assert!(s.checks[1].is_check() && !s.checks[1].ok);
+        assert!(s.checks[2].is_check() && s.checks[2].ok);
+    }
 }
