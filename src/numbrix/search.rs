@@ -278,18 +278,15 @@ fn explain(
             "pin: {value} has no other cell left, or {name} has no other number left (bijection bookkeeping)"
         ),
         Rung::Link => {
-            let prev = if value > 1 {
-                format!("{}", value - 1)
-            } else {
-                "-".into()
-            };
-            let next = if value < n {
-                format!("{}", value + 1)
-            } else {
-                "-".into()
+            // The chain neighbours of `value`: one at a path end, two elsewhere.
+            let homes = match (value > 1, value < n) {
+                (true, true) => format!("a home of {} and a home of {}", value - 1, value + 1),
+                (false, true) => format!("a home of {} (1 starts the path)", value + 1),
+                (true, false) => format!("a home of {} ({n} ends the path)", value - 1),
+                (false, false) => "nothing (a one-cell board)".to_string(),
             };
             format!(
-                "link: {name} must neighbour a home of {prev} and of {next}; no other number survives there (chain rule)"
+                "link: {name} must neighbour {homes} for {value}, and no other number survives there (chain rule)"
             )
         }
         Rung::Ruler => format!("ruler: every other number of {name} is out of walking distance"),

@@ -70,7 +70,11 @@ impl Check {
                 "{} of {expected} expected rows missing: {}{}",
                 missing.len(),
                 shown.join(", "),
-                if missing.len() > shown.len() { ", ..." } else { "" }
+                if missing.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
             )
         };
         Check::new(name, missing.is_empty(), detail)
@@ -262,7 +266,11 @@ pub fn render(sections: &[Section], absent: &[String], complete: bool) -> String
         let _ = writeln!(
             md,
             "Result families absent from this directory{}: {}.\n",
-            if complete { " (each a failed check)" } else { " (not checked)" },
+            if complete {
+                " (each a failed check)"
+            } else {
+                " (not checked)"
+            },
             absent.join(", ")
         );
     }
