@@ -33,8 +33,21 @@ fn sparse_board_is_decided() {
     let raw = count_solutions(10, 10, &b.givens, 10);
     for rungs in [Rungs::DECIDE, Rungs::DEFAULT] {
         let t = std::time::Instant::now();
-        let v = search::count(&b, rungs, Limits { cap: 10, node_cap: 1_000_000 });
-        eprintln!("{}: {:?} in {} nodes, {:?}", rungs.names(), v.count, v.nodes, t.elapsed());
+        let v = search::count(
+            &b,
+            rungs,
+            Limits {
+                cap: 10,
+                node_cap: 1_000_000,
+            },
+        );
+        eprintln!(
+            "{}: {:?} in {} nodes, {:?}",
+            rungs.names(),
+            v.count,
+            v.nodes,
+            t.elapsed()
+        );
         assert_eq!(v.count, Count::AtLeast(raw), "rungs {}", rungs.names());
         for a in &v.answers {
             assert!(b.is_answer(a));
@@ -75,10 +88,17 @@ fn walk_agrees_with_ladder_search_and_raw_engine() {
             let k = [0, 1, 2, 3, n / 8, n / 5, n / 4, n / 3][t as usize % 8];
             let (b, ans) = reveal(rows, cols, k, 100 * n as u64 + t);
             let ctx = Ctx::new(rows, cols);
-            let lim = Limits { cap: 50, node_cap: 5_000_000 };
+            let lim = Limits {
+                cap: 50,
+                node_cap: 5_000_000,
+            };
             let w = search::count_in(&ctx, &b, Rungs::DECIDE, lim);
             let l = search::count_ladder_search(&ctx, &b, Rungs::DECIDE, lim);
-            assert!(!matches!(w.count, Count::Unknown { .. }), "{rows}x{cols}\n{}", b.format());
+            assert!(
+                !matches!(w.count, Count::Unknown { .. }),
+                "{rows}x{cols}\n{}",
+                b.format()
+            );
             if !matches!(l.count, Count::Unknown { .. }) {
                 assert_eq!(w.count, l.count, "{rows}x{cols}\n{}", b.format());
             }

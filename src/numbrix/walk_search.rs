@@ -45,11 +45,10 @@ pub struct Walk<'a> {
     anchor: Option<(usize, usize)>,
     cell_of: Vec<usize>,
     free: Bits,
-    /// Static coverage: `seg_cover[v]` for a pinned v below the last pinned number = the cells
-    /// y with d(cell of v, y) + d(y, cell of the next pinned) within their gap; for the last
-    /// pinned number, the ball of the numbers after it; `down_cover` the ball of the anchor.
-    seg_cover: Vec<Bits>,
-    /// `later_cover[v]`: union of `seg_cover` over pinned numbers above v.
+    /// Static coverage. The stretch from a pinned v to the next pinned w reaches the cells y with
+    /// d(cell of v, y) + d(y, cell of w) ≤ w − v; the stretch after the last pinned number, its
+    /// ball. `later_cover[v]` is the union over the pinned numbers above v; `down_cover` is the
+    /// ball of the anchor (the downward walk's reach).
     later_cover: Vec<Bits>,
     down_cover: Bits,
     pub nodes: u64,
@@ -136,7 +135,6 @@ impl<'a> Walk<'a> {
             anchor,
             cell_of: vec![usize::MAX; n],
             free: Bits::first(n),
-            seg_cover,
             later_cover,
             down_cover,
             nodes: 0,
@@ -226,7 +224,11 @@ impl<'a> Walk<'a> {
     fn up(&mut self, v: usize, x: usize) -> Result<(), WalkStop> {
         if v + 1 == self.n {
             let (a, p) = self.anchor.expect("an anchor is set while walking");
-            return if a == 0 { self.record() } else { self.down(a, p) };
+            return if a == 0 {
+                self.record()
+            } else {
+                self.down(a, p)
+            };
         }
         for &y in &self.geo.nbrs[x] {
             if !self.admits(v + 1, y) {
