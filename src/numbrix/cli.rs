@@ -252,11 +252,12 @@ fn bank(a: BankArgs) -> Result<()> {
     let Some((recs, stats)) = execute(&job, &a.engine)? else {
         return Ok(());
     };
-    write_bank(&a.out, &recs.0, &stats)
+    write_bank(&a.out, &a.engine.results, &recs.0, &stats)
 }
 
 fn write_bank(
     out: &Path,
+    results: &Path,
     boards: &[super::bank::BankBoard],
     stats: &crate::engine::cli::RunStats,
 ) -> Result<()> {
@@ -285,7 +286,11 @@ fn write_bank(
             b.raw_count.map_or("pending".into(), |k| k.to_string()),
         ])?;
     }
-    write_result(&out.join("index.csv"), &w.into_inner()?, &[stats])?;
+    let index = w.into_inner()?;
+    write_result(&out.join("index.csv"), &index, &[stats])?;
+    // The report reads only the results directory: the index goes there too.
+    std::fs::create_dir_all(results)?;
+    write_result(&results.join(super::report::BANK_INDEX), &index, &[stats])?;
     stats.cleanup();
     eprintln!(
         "bank: {} boards written to {} ({:.1} s on {} threads)",
@@ -485,7 +490,7 @@ fn merge_study<S: super::studies::Study>(files: &[PathBuf], results: &Path) -> R
 fn merge_bank(files: &[PathBuf], results: &Path) -> Result<()> {
     let (_, recs, stats) =
         crate::engine::cli::merge::<crate::engine::Records<super::bank::BankBoard>>(files)?;
-    write_bank(&results.join("numbrix_bank"), &recs.0, &stats)
+    write_bank(&results.join("numbrix_bank"), results, &recs.0, &stats)
 }
 
 /// Merge partial files if `kind` is one of this module's jobs; `Ok(false)` otherwise.

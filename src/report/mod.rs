@@ -178,8 +178,14 @@ pub fn families() -> Vec<Family> {
                 "numbrix_ablation.csv",
                 "numbrix_clues.csv",
                 "numbrix_pin_wall.csv",
+                "numbrix_bank.csv",
             ],
             sections: crate::numbrix::report::sections,
+        },
+        Family {
+            name: "Numbrix sparse boards",
+            files: &["numbrix_sparse.csv"],
+            sections: crate::numbrix::report::sparse_sections,
         },
         Family {
             name: "Kakurasu",
