@@ -45,18 +45,25 @@ pub enum StudyName {
     /// Sparse random reveals decided by the walk search, against the raw walk engine
     /// (numbrix_sparse.csv; wall times in numbrix_sparse_timing.csv).
     Sparse,
+    /// Reversal certificates on random reveals: the share of ambiguous boards they explain
+    /// (numbrix_certificate.csv).
+    Certificate,
+    /// The adversary's irredundant set with the probe on the ladder, against without it
+    /// (numbrix_probe_adversary.csv).
+    ProbeAdversary,
 }
 
 #[derive(Args, Debug)]
 pub struct StudyArgs {
     pub study: StudyName,
     /// Square sizes, a range (4-10) or a list (6,8,10), sides 1-16 (default per study: parity
-    /// 4-10, space 6,8,10, climb 6-10, ablation 6-10, clues 4-10, pin-wall 4,6, sparse 8-12).
+    /// 4-10, space 6,8,10, climb 6-10, ablation 6-10, clues 4-10, pin-wall 4,6, sparse 8-12,
+    /// certificate 4-10, probe-adversary 10).
     /// Rows of other sizes already in the result file are kept.
     #[arg(long)]
     pub sizes: Option<String>,
     /// Samples per size, at least 1 (default per study: parity 200, space 100, climb 50,
-    /// ablation 24, clues 100, pin-wall 20, sparse 200).
+    /// ablation 24, clues 100, pin-wall 20, sparse 200, certificate 100, probe-adversary 20).
     #[arg(long)]
     pub per_size: Option<u64>,
     /// Search nodes per decision before "unknown" (sparse study), at least 1 (default 1000000).
@@ -72,7 +79,8 @@ pub struct StudyArgs {
     /// Clues followed by the search-space study.
     #[arg(long, default_value_t = 8)]
     pub max_clues: usize,
-    #[arg(long, default_value_t = 2026)]
+    /// Master seed (default 1; the committed results use 2026).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
     pub seed: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -86,10 +94,11 @@ pub struct BankArgs {
     /// Boards per size.
     #[arg(long, default_value_t = 10)]
     pub per_size: u64,
-    /// Backbite moves per cell when drawing each answer.
+    /// Backbite moves per cell when drawing each answer (default 16).
     #[arg(long, default_value_t = 16)]
     pub moves_per_cell: u64,
-    #[arg(long, default_value_t = 2026)]
+    /// Master seed (default 1; the committed bank uses 2026).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
     pub seed: u64,
     /// Directory of the bank (board files and index.csv).
     #[arg(long, default_value = "examples/numbrix/bank")]
@@ -107,14 +116,15 @@ pub fn parse_sizes(s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
 pub struct SolveArgs {
     /// Board file (plain text grid, '.' for blanks).
     pub file: PathBuf,
-    /// Rungs on the ladder: comma list of pin,link,ruler,block,edge,probe, or "default".
+    /// Rungs climbed at the root before the walk search: all, none, default, decide, or a
+    /// comma list of pin,link,ruler,block,edge,probe (default: default).
     #[arg(long, default_value = "default")]
     pub rungs: String,
-    /// Stop counting at this many answers.
+    /// Stop counting at this many answers, at least 1 (default 2).
     #[arg(long, default_value_t = 2)]
     pub cap: u64,
-    /// Give up ("unknown") after this many search nodes.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Search nodes per decision before "unknown", at least 1 (default 1000000).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
     pub node_cap: u64,
 }
 
@@ -122,9 +132,13 @@ pub struct SolveArgs {
 pub struct HintArgs {
     /// Board file (plain text grid, '.' for blanks).
     pub file: PathBuf,
-    /// Rungs on the ladder (see `solve`).
+    /// Rungs on the ladder: all, none, default, decide or a comma list (default: default).
     #[arg(long, default_value = "default")]
     pub rungs: String,
+    /// Deductions to print, each applied before the next (default 1; 0 = all until the ladder
+    /// stalls or the board is complete).
+    #[arg(long, default_value_t = 1)]
+    pub steps: u64,
 }
 
 pub fn parse_rungs(s: &str) -> Result<Rungs> {
@@ -215,27 +229,45 @@ fn solve(a: SolveArgs) -> Result<()> {
 
 fn hint(a: HintArgs) -> Result<()> {
     let rungs = parse_rungs(&a.rungs)?;
-    let board = Board::read(&a.file)?;
-    match search::hint(&board, rungs) {
-        Hint::Place {
-            cell,
-            value,
-            rung,
-            reason,
-        } => println!(
-            "r{}c{} = {value}  [{}]  {reason}",
-            cell / board.cols + 1,
-            cell % board.cols + 1,
-            rung.name()
-        ),
-        Hint::NoAnswer(r) => println!("no answer: {r}"),
-        Hint::Complete => println!("complete: every cell is printed"),
-        Hint::Stalled { pairs } => println!(
-            "stalled: the ladder ({}) pins no further cell ({pairs} cell×number pairs left); only search goes on",
-            rungs.names()
-        ),
+    let mut board = Board::read(&a.file)?;
+    let mut done = 0u64;
+    loop {
+        match search::hint(&board, rungs) {
+            Hint::Place {
+                cell,
+                value,
+                rung,
+                reason,
+            } => {
+                println!(
+                    "r{}c{} = {value}  [{}]  {reason}",
+                    cell / board.cols + 1,
+                    cell % board.cols + 1,
+                    rung.name()
+                );
+                board.givens[cell] = value;
+                done += 1;
+                if a.steps != 0 && done >= a.steps {
+                    return Ok(());
+                }
+            }
+            Hint::NoAnswer(r) => {
+                println!("no answer: {r}");
+                return Ok(());
+            }
+            Hint::Complete => {
+                println!("complete: every cell is printed");
+                return Ok(());
+            }
+            Hint::Stalled { pairs } => {
+                println!(
+                    "stalled: the ladder ({}) pins no further cell ({pairs} cell×number pairs left); only search goes on",
+                    rungs.names()
+                );
+                return Ok(());
+            }
+        }
     }
-    Ok(())
 }
 
 fn bank(a: BankArgs) -> Result<()> {
@@ -312,6 +344,8 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::Clues => ("4-10", 100),
         StudyName::PinWall => ("4,6", 20),
         StudyName::Sparse => ("8-12", 200),
+        StudyName::Certificate => ("4-10", 100),
+        StudyName::ProbeAdversary => ("10", 20),
     };
     if a.node_cap == 0 {
         return Err(input_error("--node-cap must be at least 1"));
@@ -376,6 +410,8 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::Ablation => go(Ablation { reveal }, sizes, per_size, sd, e),
         StudyName::Clues => go(Clues, sizes, per_size, sd, e),
         StudyName::PinWall => go(PinWall, sizes, per_size, sd, e),
+        StudyName::Certificate => go(Certify, sizes, per_size, sd, e),
+        StudyName::ProbeAdversary => go(ProbeAdversary, sizes, per_size, sd, e),
         StudyName::Sparse => go(
             Sparse {
                 node_cap: a.node_cap,
@@ -508,6 +544,8 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
         k if k == Clues::KIND => merge_study::<Clues>(files, results)?,
         k if k == PinWall::KIND => merge_study::<PinWall>(files, results)?,
         k if k == Sparse::KIND => merge_study::<Sparse>(files, results)?,
+        k if k == Certify::KIND => merge_study::<Certify>(files, results)?,
+        k if k == ProbeAdversary::KIND => merge_study::<ProbeAdversary>(files, results)?,
         _ => return Ok(false),
     }
     Ok(true)

@@ -110,7 +110,7 @@ fn bank_section(results: &Path) -> Result<Section> {
         raw_ok == rows.len(),
         if raw_pending > 0 {
             format!(
-                "{raw_pending} boards pending: the raw engine (census::walk) was not on this branch when the bank was written; re-run `make bank`"
+                "{raw_pending} boards pending: the raw walk engine did not re-count them when the bank was written; re-run `make bank`"
             )
         } else {
             format!("{raw_ok} of {} re-proved", rows.len())
@@ -569,4 +569,150 @@ fn sparse_section(results: &Path) -> Result<Section> {
 /// The sparse-board family's section (a family of its own: its job runs apart from the studies).
 pub fn sparse_sections(results: &Path) -> Result<Vec<Section>> {
     Ok(vec![sparse_section(results)?])
+}
+
+/// The certificate and probe-adversary tables (a family of their own).
+pub fn table_sections(results: &Path) -> Result<Vec<Section>> {
+    Ok(vec![
+        certificate_section(results)?,
+        probe_adversary_section(results)?,
+    ])
+}
+
+fn certificate_section(results: &Path) -> Result<Section> {
+    let title = "Numbrix: ambiguity explained by the reversal certificate";
+    let recs: Vec<CertifyRec> = match load(results, Certify::FILE, title)? {
+        Ok(r) => r,
+        Err(s) => return Ok(s),
+    };
+    let mut s = Section::new(title);
+    s.body.push_str(
+        "Random reveals of sampled answers at 1, 0.75 and 0.5 of the bank's clue density; the walk \
+         search decides each (cap 2) and the certificate scan runs on the drawn answer. Explained = \
+         ambiguous boards on which the scan finds a certificate (a window walked backwards), with a \
+         binomial standard error. A false alarm would be a certificate on a unique board or one whose \
+         second answer fails the board's answer test.\n\n\
+         | size | boards | ambiguous | explained | share ± SE | certificates on unique boards | invalid |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut by: BTreeMap<usize, (usize, usize, usize, usize, usize, usize)> = BTreeMap::new();
+    for r in &recs {
+        let e = by.entry(r.rows).or_default();
+        e.0 += 1;
+        let amb = r.answers == "2+";
+        e.1 += amb as usize;
+        e.2 += (amb && r.certificate) as usize;
+        e.3 += (r.answers == "1" && r.certificate) as usize;
+        e.4 += (r.certificate && !r.certificate_valid) as usize;
+        e.5 += (r.answers == "unknown") as usize;
+    }
+    let (mut alarms, mut invalid, mut unknown) = (0, 0, 0);
+    for (size, &(n, amb, expl, fa, inv, unk)) in &by {
+        let p = if amb > 0 {
+            expl as f64 / amb as f64
+        } else {
+            f64::NAN
+        };
+        let se = if amb > 0 {
+            (p * (1.0 - p) / amb as f64).sqrt()
+        } else {
+            f64::NAN
+        };
+        let _ = writeln!(
+            s.body,
+            "| {size}×{size} | {n} | {amb} | {expl} | {:.1}% ± {:.1} | {fa} | {inv} |",
+            100.0 * p,
+            100.0 * se
+        );
+        alarms += fa;
+        invalid += inv;
+        unknown += unk;
+    }
+    let sizes: Vec<usize> = by.keys().copied().collect();
+    let missing: Vec<String> = (4..=10)
+        .filter(|k| !sizes.contains(k))
+        .map(|k| format!("{k}x{k}"))
+        .collect();
+    s.checks.push(Check::rows_present(
+        "certificate table: sizes 4-10",
+        7,
+        &missing,
+    ));
+    s.checks.push(Check::new(
+        "no certificate on a board the walk search calls unique (a certificate is a second answer)",
+        alarms == 0,
+        format!("{alarms} of {} boards", recs.len()),
+    ));
+    s.checks.push(Check::new(
+        "every certificate's second answer passes the board's answer test",
+        invalid == 0,
+        format!("{invalid} invalid"),
+    ));
+    s.checks.push(Check::new(
+        "no certificate-study decision hit the node cap",
+        unknown == 0,
+        format!("{unknown} unknown"),
+    ));
+    Ok(s)
+}
+
+fn probe_adversary_section(results: &Path) -> Result<Section> {
+    let title = "Numbrix: the adversary with the probe on the ladder";
+    let recs: Vec<ProbeAdversaryRec> = match load(results, ProbeAdversary::FILE, title)? {
+        Ok(r) => r,
+        Err(s) => return Ok(s),
+    };
+    let mut s = Section::new(title);
+    s.body.push_str(
+        "Per sampled answer, the adversary's irredundant clue set for the whole default ladder (probe \
+         included) and, for comparison, for the ladder without the probe (each with its own reveal \
+         order). Quartiles over answers.\n\n\
+         | size | answers | with probe: min | q1 | median | q3 | max | without probe: median |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut by: BTreeMap<usize, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for r in &recs {
+        let e = by.entry(r.rows).or_default();
+        e.0.push(r.with_probe as f64);
+        e.1.push(r.without_probe as f64);
+    }
+    for (size, (w, wo)) in by.iter_mut() {
+        w.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let q = |p: f64| w[((w.len() - 1) as f64 * p).round() as usize];
+        let _ = writeln!(
+            s.body,
+            "| {size}×{size} | {} | {} | {} | {} | {} | {} | {} |",
+            w.len(),
+            q(0.0),
+            q(0.25),
+            q(0.5),
+            q(0.75),
+            q(1.0),
+            median(wo)
+        );
+        if *size == 10 {
+            let m = q(0.5);
+            s.checks.push(Check::finding(
+                format!(
+                    "10×10 with the probe as adversary (write-up: {})",
+                    crate::reference::NUMBRIX_PROBE_ADVERSARY_10X10
+                ),
+                format!(
+                    "median {m} over {} answers (range {}–{})",
+                    w.len(),
+                    q(0.0),
+                    q(1.0)
+                ),
+            ));
+        }
+    }
+    let fewer = recs
+        .iter()
+        .filter(|r| r.with_probe < r.without_probe)
+        .count();
+    s.checks.push(Check::finding(
+        "answers on which the probe's irredundant set is smaller than the one without it",
+        format!("{fewer} of {}", recs.len()),
+    ));
+    Ok(s)
 }

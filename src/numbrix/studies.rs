@@ -515,3 +515,107 @@ impl Study for Sparse {
         Ok(out)
     }
 }
+
+// ---- the reversal certificate on random reveals -------------------------------------------
+
+/// How much of the ambiguity of random reveals the reversal certificate explains.
+pub struct Certify;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CertifyRec {
+    pub rows: usize,
+    pub cols: usize,
+    pub sample: u64,
+    /// Multiple of the bank's clue density revealed.
+    pub factor: f64,
+    pub clues: usize,
+    /// The walk search's verdict at cap 2: "1", "2+" or "unknown".
+    pub answers: String,
+    /// A certificate was found on the drawn answer.
+    pub certificate: bool,
+    /// Its second answer is an answer of the board, other than the drawn one (checked with the
+    /// board's own answer test, not the certificate's reasoning).
+    pub certificate_valid: bool,
+}
+
+/// Densities of the certificate study (multiples of [`BANK_DENSITY`]).
+pub const CERTIFY_FACTORS: [f64; 3] = [1.0, 0.75, 0.5];
+
+impl Study for Certify {
+    type Rec = CertifyRec;
+    const KIND: &'static str = "numbrix-certificate";
+    const FILE: &'static str = "numbrix_certificate.csv";
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({"density": BANK_DENSITY, "factors": CERTIFY_FACTORS, "rungs": "decide"})
+    }
+    fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<CertifyRec>> {
+        let ans = answer(s, rng);
+        let ctx = Ctx::new(s, s);
+        let n = s * s;
+        let mut out = Vec::new();
+        for f in CERTIFY_FACTORS {
+            let k = (((n as f64) * BANK_DENSITY * f).round() as usize).max(1);
+            let b = reveal(&ctx, &ans, k, rng);
+            let v =
+                super::search::count_in(&ctx, &b, Rungs::DECIDE, super::search::Limits::default());
+            let answers = match v.count {
+                super::search::Count::Exact(1) => "1",
+                super::search::Count::Exact(0) => "0",
+                super::search::Count::Unknown { .. } => "unknown",
+                _ => "2+",
+            };
+            let cert = super::certificate::find(&b, &ans);
+            out.push(CertifyRec {
+                rows: s,
+                cols: s,
+                sample,
+                factor: f,
+                clues: k,
+                answers: answers.into(),
+                certificate: cert.is_some(),
+                certificate_valid: cert
+                    .as_ref()
+                    .is_some_and(|c| c.second != ans && b.is_answer(&c.second)),
+            });
+        }
+        Ok(out)
+    }
+}
+
+// ---- the adversary with the probe on the ladder -------------------------------------------
+
+/// The adversary's irredundant clue set for the whole default ladder (probe included).
+pub struct ProbeAdversary;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProbeAdversaryRec {
+    pub rows: usize,
+    pub cols: usize,
+    pub sample: u64,
+    /// Printed numbers of the irredundant set for the default ladder (with the probe).
+    pub with_probe: usize,
+    /// The same answer's irredundant set for the ladder without the probe (its own draw order).
+    pub without_probe: usize,
+}
+
+impl Study for ProbeAdversary {
+    type Rec = ProbeAdversaryRec;
+    const KIND: &'static str = "numbrix-probe-adversary";
+    const FILE: &'static str = "numbrix_probe_adversary.csv";
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({"with": "default", "without": "pin,link,block,edge"})
+    }
+    fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<ProbeAdversaryRec>> {
+        let ans = answer(s, rng);
+        let ctx = Ctx::new(s, s);
+        let with = adversarial(&ctx, &ans, Rungs::DEFAULT, rng, &mut Work::default());
+        let without = adversarial(&ctx, &ans, Rungs::NO_PROBE, rng, &mut Work::default());
+        Ok(vec![ProbeAdversaryRec {
+            rows: s,
+            cols: s,
+            sample,
+            with_probe: with.clue_count(),
+            without_probe: without.clue_count(),
+        }])
+    }
+}

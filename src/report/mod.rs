@@ -188,6 +188,11 @@ pub fn families() -> Vec<Family> {
             sections: crate::numbrix::report::sparse_sections,
         },
         Family {
+            name: "Numbrix certificate and probe adversary",
+            files: &["numbrix_certificate.csv", "numbrix_probe_adversary.csv"],
+            sections: crate::numbrix::report::table_sections,
+        },
+        Family {
             name: "Kakurasu",
             files: &["kakurasu_census.csv", "kakurasu_difficulty.csv"],
             sections: crate::kakurasu::report::sections,
