@@ -22,6 +22,20 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
     Ok(out)
 }
 
+/// Mean and its standard error from a sum, a sum of squares and a count.
+fn mean_se(sum: f64, sumsq: f64, n: usize) -> (f64, f64) {
+    if n < 2 {
+        return (sum / n.max(1) as f64, f64::NAN);
+    }
+    let m = sum / n as f64;
+    let var = (sumsq - n as f64 * m * m).max(0.0) / (n - 1) as f64;
+    (m, (var / n as f64).sqrt())
+}
+
+fn mean_se_of(v: &[f64]) -> (f64, f64) {
+    mean_se(v.iter().sum(), v.iter().map(|x| x * x).sum(), v.len())
+}
+
 fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() {
         return f64::NAN;
@@ -245,7 +259,8 @@ fn climb_section(results: &Path) -> Result<Section> {
     let mut s = Section::new(title);
     s.body.push_str(
         "Random reveals (see the CSV's `revealed`), rungs added from the bottom; mean cells pinned \
-         (share solved). The ruler is measured beside link: on its own and on top of it.\n\n| size |",
+         ± its standard error (share solved). The ruler is measured beside link: on its own and on \
+         top of it.\n\n| size |",
     );
     for (name, _) in CLIMB {
         let _ = write!(s.body, " {name} |");
@@ -255,15 +270,29 @@ fn climb_section(results: &Path) -> Result<Section> {
         s.body.push_str(" ---: |");
     }
     s.body.push('\n');
-    let mut by: BTreeMap<(usize, String), (f64, usize, usize)> = BTreeMap::new();
+    let mut by: BTreeMap<(usize, String), (f64, usize, usize, f64)> = BTreeMap::new();
     let mut sizes = std::collections::BTreeSet::new();
     for r in &recs {
         let e = by.entry((r.rows, r.ladder.clone())).or_default();
         e.0 += r.pinned as f64;
         e.1 += 1;
         e.2 += r.solved as usize;
+        e.3 += (r.pinned as f64).powi(2);
         sizes.insert(r.rows);
     }
+    let mut missing = Vec::new();
+    for &size in &sizes {
+        for (name, _) in CLIMB {
+            if !by.contains_key(&(size, name.to_string())) {
+                missing.push(format!("{size}x{size} {name}"));
+            }
+        }
+    }
+    s.checks.push(Check::rows_present(
+        "climb table: every size has every ladder",
+        sizes.len() * CLIMB.len(),
+        &missing,
+    ));
     for &size in &sizes {
         let _ = write!(s.body, "| {size}×{size} |");
         for (name, _) in CLIMB {
@@ -271,8 +300,9 @@ fn climb_section(results: &Path) -> Result<Section> {
                 Some(e) => {
                     let _ = write!(
                         s.body,
-                        " {:.1} ({:.0}%) |",
+                        " {:.1} ± {:.1} ({:.0}%) |",
                         e.0 / e.1 as f64,
+                        mean_se(e.0, e.3, e.1).1,
                         100.0 * e.2 as f64 / e.1 as f64
                     );
                 }
@@ -314,8 +344,9 @@ fn ablation_section(results: &Path) -> Result<Section> {
     s.body.push_str(
         "Each rung taken off the full ladder (pin, link, block, edge, probe) on random reveals. \
          Bookkeeping = every cell×number removal by any rung, counted inside probes too; probes = \
-         trial placements.\n\n| removed | boards | same cells pinned | solved | bookkeeping vs full | probes vs full |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+         trial placements. \"vs full\" compares totals over all boards; the per-board column is the \
+         mean ± standard error of each board's own change.\n\n| removed | boards | same cells pinned | solved | bookkeeping vs full | probes vs full | bookkeeping per board ± SE |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     let mut by: BTreeMap<String, (usize, usize, usize, u64, u64)> = BTreeMap::new();
     for r in &recs {
@@ -336,10 +367,24 @@ fn ablation_section(results: &Path) -> Result<Section> {
             100.0 * (a as f64 / b as f64 - 1.0)
         }
     };
+    let full_by: BTreeMap<(usize, u64), u64> = recs
+        .iter()
+        .filter(|r| r.removed == "none")
+        .map(|r| ((r.rows, r.sample), r.bookkeeping))
+        .collect();
     for (name, e) in &by {
+        let per: Vec<f64> = recs
+            .iter()
+            .filter(|r| &r.removed == name)
+            .filter_map(|r| {
+                let f = *full_by.get(&(r.rows, r.sample))?;
+                (f > 0).then(|| pct(r.bookkeeping, f))
+            })
+            .collect();
+        let (m, se) = mean_se_of(&per);
         let _ = writeln!(
             s.body,
-            "| {name} | {} | {} | {} | {:+.0}% | {:+.0}% |",
+            "| {name} | {} | {} | {} | {:+.0}% | {:+.0}% | {m:+.1}% ± {se:.1} |",
             e.0,
             e.1,
             e.2,
@@ -347,6 +392,17 @@ fn ablation_section(results: &Path) -> Result<Section> {
             pct(e.4, full.4)
         );
     }
+    let expected = ["none", "link", "block", "edge", "probe"];
+    let missing: Vec<String> = expected
+        .iter()
+        .filter(|k| !by.contains_key(**k))
+        .map(|k| k.to_string())
+        .collect();
+    s.checks.push(Check::rows_present(
+        "ablation table: every removal present",
+        expected.len(),
+        &missing,
+    ));
     let _ = writeln!(
         s.body,
         "\nWrite-up: without edge the same cells are pinned on 11 of 12 boards, bookkeeping +42%, probes \
@@ -400,9 +456,9 @@ fn clues_section(results: &Path) -> Result<Section> {
         "Adversarial = reveal in random order until the ladder (pin, link, block, edge) finishes, then \
          take back every number it can do without. Random = reveal in random order until the answer \
          is unique (search decides). Random (ladder) = reveal in random order until the same ladder \
-         finishes. Medians over samples.\n\n\
-         | size | samples | adversarial | share | random | share | random (ladder) | share |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+         finishes. Medians over samples, then means ± standard error.\n\n\
+         | size | samples | adversarial | share | random | share | random (ladder) | share | adversarial mean ± SE | random mean ± SE |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     let mut by: BTreeMap<usize, (Vec<f64>, Vec<f64>, Vec<f64>)> = BTreeMap::new();
     for r in &recs {
@@ -415,16 +471,21 @@ fn clues_section(results: &Path) -> Result<Section> {
     let mut gaps = Vec::new();
     for (size, (a, r, rl)) in by.iter_mut() {
         let cells = (*size * *size) as f64;
+        let (sa, sr) = (mean_se_of(a), mean_se_of(r));
         let (ma, mr, ml) = (median(a), median(r), median(rl));
         all_below &= ma < mr;
         gaps.push((*size, (mr - ma) / cells));
         let _ = writeln!(
             s.body,
-            "| {size}×{size} | {} | {ma} | {:.1}% | {mr} | {:.1}% | {ml} | {:.1}% |",
+            "| {size}×{size} | {} | {ma} | {:.1}% | {mr} | {:.1}% | {ml} | {:.1}% | {:.2} ± {:.2} | {:.2} ± {:.2} |",
             a.len(),
             100.0 * ma / cells,
             100.0 * mr / cells,
-            100.0 * ml / cells
+            100.0 * ml / cells,
+            sa.0,
+            sa.1,
+            sr.0,
+            sr.1
         );
         if *size == 10 {
             s.checks.push(Check::new(
