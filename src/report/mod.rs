@@ -183,16 +183,6 @@ pub fn families() -> Vec<Family> {
             sections: crate::numbrix::report::sections,
         },
         Family {
-            name: "Numbrix sparse boards",
-            files: &["numbrix_sparse.csv"],
-            sections: crate::numbrix::report::sparse_sections,
-        },
-        Family {
-            name: "Numbrix certificate and probe adversary",
-            files: &["numbrix_certificate.csv", "numbrix_probe_adversary.csv"],
-            sections: crate::numbrix::report::table_sections,
-        },
-        Family {
             name: "Kakurasu",
             files: &["kakurasu_census.csv", "kakurasu_difficulty.csv"],
             sections: crate::kakurasu::report::sections,
