@@ -6,6 +6,9 @@
 //!   ladder pin+link+edge at every node) of every bank board of that size; throughput in
 //!   boards/s. `numbrix_decide/full_ladder/<s>x<s>`: the same with the whole default ladder.
 //! * `numbrix_decide_10x10/<file>`: each 10×10 bank board on its own, for the median decision.
+//! * `numbrix_sparse/<s>x<s>/<factor>`: the walk search's decision (cap 2, default node cap) of
+//!   20 random reveals at 1, 0.75 and 0.5 of the bank's clue density (the sparse study's boards,
+//!   drawn here from a fixed seed); throughput in boards.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::numbrix::bank::read_bank;
 use gridcensus::numbrix::board::Board;
@@ -105,5 +108,43 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, benches);
+fn sparse(c: &mut Criterion) {
+    use gridcensus::numbrix::generate::board_of;
+    use gridcensus::numbrix::path;
+    use gridcensus::numbrix::studies::{BANK_DENSITY, SPARSE_FACTORS};
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut g = c.benchmark_group("numbrix_sparse");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    for s in [8usize, 10, 12] {
+        let ctx = Ctx::new(s, s);
+        for f in SPARSE_FACTORS {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(s as u64);
+            let boards: Vec<Board> = (0..20)
+                .map(|_| {
+                    let ans = path::random_answer(s, s, 16, &mut rng);
+                    let k = ((s * s) as f64 * BANK_DENSITY * f).round() as usize;
+                    let mut order: Vec<usize> = (0..s * s).collect();
+                    order.shuffle(&mut rng);
+                    let mut mask = vec![false; s * s];
+                    for &c in &order[..k] {
+                        mask[c] = true;
+                    }
+                    board_of(&ctx, &ans, &mask)
+                })
+                .collect();
+            g.throughput(Throughput::Elements(boards.len() as u64));
+            g.bench_function(format!("{s}x{s}/{f}"), |b| {
+                b.iter(|| {
+                    for bd in &boards {
+                        black_box(search::count_in(&ctx, bd, Rungs::DECIDE, Limits::default()));
+                    }
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(group, benches, sparse);
 criterion_main!(group);

@@ -265,3 +265,11 @@ pub const WRITEUP_KAKURASU_AMBIGUOUS: [(usize, u128); 2] = [(2, 0), (3, 1)];
 // ---------------------------------------------------------------------------------------------
 // end
 // ---------------------------------------------------------------------------------------------
+
+/// Numbrix write-up (002), removal ablation without the edge rung on 12 boards: the same cells
+/// pinned on 11 of 12, bookkeeping +42%, probes +43% (sampled figures: compared as findings).
+pub const NUMBRIX_ABLATION_WITHOUT_EDGE: ((u32, u32), f64, f64) = ((11, 12), 42.0, 43.0);
+
+/// Numbrix write-up (002): printed numbers a 10×10 needs with the probe as adversary (one
+/// figure, no distribution given).
+pub const NUMBRIX_PROBE_ADVERSARY_10X10: u32 = 12;

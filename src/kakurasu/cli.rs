@@ -20,10 +20,16 @@ pub enum KakurasuCmd {
     Solve {
         /// Board file (see the format in docs/readme/kakurasu.md).
         file: PathBuf,
-        /// Rule set propagated inside the search.
-        #[arg(long, value_enum, default_value = "enumeration")]
+        /// Rule set propagated inside the search (default: enumeration). Also accepted as
+        /// --rules.
+        #[arg(
+            long = "rungs",
+            alias = "rules",
+            value_enum,
+            default_value = "enumeration"
+        )]
         rules: RuleSet,
-        /// Stop counting at this many solutions.
+        /// Stop counting at this many solutions, at least 1 (default 2).
         #[arg(long, default_value_t = 2)]
         cap: u64,
     },

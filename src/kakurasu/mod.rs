@@ -167,6 +167,8 @@ pub fn parse_board(text: &str) -> Result<BoardFile> {
     let mut cols: Option<Vec<u32>> = None;
     let mut grid: Option<Vec<Vec<Option<bool>>>> = None;
     let mut in_grid = false;
+    // A UTF-8 byte-order mark (as some editors save) is not part of the board.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (ln, raw) in text.lines().enumerate() {
         let ln = ln + 1;
         let line = raw.trim();

@@ -11,7 +11,7 @@ use crate::engine::{Job, JobSpec, Records, Unit};
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
-/// Adapter to the raw walk engine of `census/` (part B of issue 6):
+/// Adapter to the raw walk engine of `census/`:
 /// `crate::numbrix::census::walk::count_solutions(rows, cols, givens, cap) -> u64`.
 pub fn raw_engine_count(rows: usize, cols: usize, givens: &[u32], cap: u64) -> Option<u64> {
     Some(crate::numbrix::census::walk::count_solutions(

@@ -176,6 +176,8 @@ impl Board {
 
     /// Parse the plain-text format (see the module docs).
     pub fn parse(text: &str) -> Result<Board> {
+        // A UTF-8 byte-order mark (as some editors save) is not part of the grid.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut rows: Vec<Vec<u32>> = Vec::new();
         for (ln, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -224,7 +226,7 @@ impl Board {
     pub fn read(path: &std::path::Path) -> Result<Board> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
-        Board::parse(&text)
+        Board::parse(&text).map_err(|e| input_error(format!("{}: {e}", path.display())))
     }
 
     pub fn n(&self) -> usize {

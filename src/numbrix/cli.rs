@@ -42,26 +42,45 @@ pub enum StudyName {
     Clues,
     /// The pin wall: pin alone needs all but one number (numbrix_pin_wall.csv).
     PinWall,
+    /// Sparse random reveals decided by the walk search, against the raw walk engine
+    /// (numbrix_sparse.csv; wall times in numbrix_sparse_timing.csv).
+    Sparse,
+    /// Reversal certificates on random reveals: the share of ambiguous boards they explain
+    /// (numbrix_certificate.csv).
+    Certificate,
+    /// The adversary's irredundant set with the probe on the ladder, against without it
+    /// (numbrix_probe_adversary.csv).
+    ProbeAdversary,
 }
 
 #[derive(Args, Debug)]
 pub struct StudyArgs {
     pub study: StudyName,
-    /// Square sizes (default per study: parity 4-10, space 6,8,10, climb 6-10, ablation 6-10,
-    /// clues 4-10, pin-wall 4,6).
+    /// Square sizes, a range (4-10) or a list (6,8,10), sides 1-16 (default per study: parity
+    /// 4-10, space 6,8,10, climb 6-10, ablation 6-10, clues 4-10, pin-wall 4,6, sparse 8-12,
+    /// certificate 4-10, probe-adversary 10).
+    /// Rows of other sizes already in the result file are kept.
     #[arg(long)]
     pub sizes: Option<String>,
-    /// Samples per size (default per study: parity 200, space 100, climb 50, ablation 24,
-    /// clues 100, pin-wall 20).
+    /// Samples per size, at least 1 (default per study: parity 200, space 100, climb 50,
+    /// ablation 24, clues 100, pin-wall 20, sparse 200, certificate 100, probe-adversary 20).
     #[arg(long)]
     pub per_size: Option<u64>,
+    /// Search nodes per decision before "unknown" (sparse study), at least 1 (default 1000000).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
+    pub node_cap: u64,
+    /// Largest side on which the sparse study re-counts every board with the raw walk engine
+    /// (default 10; 0 = never).
+    #[arg(long, default_value_t = 10)]
+    pub raw_max: usize,
     /// Share of numbers revealed at random (climb default 0.2, ablation default 0.2).
     #[arg(long)]
     pub reveal: Option<f64>,
     /// Clues followed by the search-space study.
     #[arg(long, default_value_t = 8)]
     pub max_clues: usize,
-    #[arg(long, default_value_t = 2026)]
+    /// Master seed (default 1; the committed results use 2026).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
     pub seed: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -75,10 +94,11 @@ pub struct BankArgs {
     /// Boards per size.
     #[arg(long, default_value_t = 10)]
     pub per_size: u64,
-    /// Backbite moves per cell when drawing each answer.
+    /// Backbite moves per cell when drawing each answer (default 16).
     #[arg(long, default_value_t = 16)]
     pub moves_per_cell: u64,
-    #[arg(long, default_value_t = 2026)]
+    /// Master seed (default 1; the committed bank uses 2026).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
     pub seed: u64,
     /// Directory of the bank (board files and index.csv).
     #[arg(long, default_value = "examples/numbrix/bank")]
@@ -96,14 +116,15 @@ pub fn parse_sizes(s: &str, lo: usize, hi: usize) -> Result<Vec<usize>> {
 pub struct SolveArgs {
     /// Board file (plain text grid, '.' for blanks).
     pub file: PathBuf,
-    /// Rungs on the ladder: comma list of pin,link,ruler,block,edge,probe, or "default".
+    /// Rungs climbed at the root before the walk search: all, none, default, decide, or a
+    /// comma list of pin,link,ruler,block,edge,probe (default: default).
     #[arg(long, default_value = "default")]
     pub rungs: String,
-    /// Stop counting at this many answers.
+    /// Stop counting at this many answers, at least 1 (default 2).
     #[arg(long, default_value_t = 2)]
     pub cap: u64,
-    /// Give up ("unknown") after this many search nodes.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Search nodes per decision before "unknown", at least 1 (default 1000000).
+    #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
     pub node_cap: u64,
 }
 
@@ -111,9 +132,13 @@ pub struct SolveArgs {
 pub struct HintArgs {
     /// Board file (plain text grid, '.' for blanks).
     pub file: PathBuf,
-    /// Rungs on the ladder (see `solve`).
+    /// Rungs on the ladder: all, none, default, decide or a comma list (default: default).
     #[arg(long, default_value = "default")]
     pub rungs: String,
+    /// Deductions to print, each applied before the next (default 1; 0 = all until the ladder
+    /// stalls or the board is complete).
+    #[arg(long, default_value_t = 1)]
+    pub steps: u64,
 }
 
 pub fn parse_rungs(s: &str) -> Result<Rungs> {
@@ -204,27 +229,45 @@ fn solve(a: SolveArgs) -> Result<()> {
 
 fn hint(a: HintArgs) -> Result<()> {
     let rungs = parse_rungs(&a.rungs)?;
-    let board = Board::read(&a.file)?;
-    match search::hint(&board, rungs) {
-        Hint::Place {
-            cell,
-            value,
-            rung,
-            reason,
-        } => println!(
-            "r{}c{} = {value}  [{}]  {reason}",
-            cell / board.cols + 1,
-            cell % board.cols + 1,
-            rung.name()
-        ),
-        Hint::NoAnswer(r) => println!("no answer: {r}"),
-        Hint::Complete => println!("complete: every cell is printed"),
-        Hint::Stalled { pairs } => println!(
-            "stalled: the ladder ({}) pins no further cell ({pairs} cell×number pairs left); only search goes on",
-            rungs.names()
-        ),
+    let mut board = Board::read(&a.file)?;
+    let mut done = 0u64;
+    loop {
+        match search::hint(&board, rungs) {
+            Hint::Place {
+                cell,
+                value,
+                rung,
+                reason,
+            } => {
+                println!(
+                    "r{}c{} = {value}  [{}]  {reason}",
+                    cell / board.cols + 1,
+                    cell % board.cols + 1,
+                    rung.name()
+                );
+                board.givens[cell] = value;
+                done += 1;
+                if a.steps != 0 && done >= a.steps {
+                    return Ok(());
+                }
+            }
+            Hint::NoAnswer(r) => {
+                println!("no answer: {r}");
+                return Ok(());
+            }
+            Hint::Complete => {
+                println!("complete: every cell is printed");
+                return Ok(());
+            }
+            Hint::Stalled { pairs } => {
+                println!(
+                    "stalled: the ladder ({}) pins no further cell ({pairs} cell×number pairs left); only search goes on",
+                    rungs.names()
+                );
+                return Ok(());
+            }
+        }
     }
-    Ok(())
 }
 
 fn bank(a: BankArgs) -> Result<()> {
@@ -299,7 +342,13 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::Ablation => ("6-10", 24),
         StudyName::Clues => ("4-10", 100),
         StudyName::PinWall => ("4,6", 20),
+        StudyName::Sparse => ("8-12", 200),
+        StudyName::Certificate => ("4-10", 100),
+        StudyName::ProbeAdversary => ("10", 20),
     };
+    if a.node_cap == 0 {
+        return Err(input_error("--node-cap must be at least 1"));
+    }
     let sizes = parse_sizes(a.sizes.as_deref().unwrap_or(sizes), 1, 16)?;
     let per_size = a.per_size.unwrap_or(per);
     if per_size == 0 {
@@ -325,7 +374,15 @@ fn study(a: StudyArgs) -> Result<()> {
         let Some((recs, stats)) = execute(&job, e)? else {
             return Ok(());
         };
-        write_result(&e.results.join(S::FILE), &to_csv(&recs.0)?, &[&stats])?;
+        let path = e.results.join(S::FILE);
+        let bytes = keyed_csv(&path, &to_csv(&recs.0)?, &job.sizes)?;
+        crate::engine::cli::write_result_keeping(&path, &bytes, &[&stats], |sp| {
+            sp.kind == S::KIND
+        })?;
+        let times: Vec<(usize, f64, u64)> = recs.0.iter().filter_map(S::timing).collect();
+        if !times.is_empty() {
+            write_sparse_timing(&e.results, &times, &stats)?;
+        }
         stats.cleanup();
         eprintln!(
             "{}: {} records in {:.1} s on {} threads",
@@ -352,7 +409,107 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::Ablation => go(Ablation { reveal }, sizes, per_size, sd, e),
         StudyName::Clues => go(Clues, sizes, per_size, sd, e),
         StudyName::PinWall => go(PinWall, sizes, per_size, sd, e),
+        StudyName::Certificate => go(Certify, sizes, per_size, sd, e),
+        StudyName::ProbeAdversary => go(ProbeAdversary, sizes, per_size, sd, e),
+        StudyName::Sparse => go(
+            Sparse {
+                node_cap: a.node_cap,
+                raw_max: a.raw_max,
+            },
+            sizes,
+            per_size,
+            sd,
+            e,
+        ),
     }
+}
+
+/// A study CSV is keyed by board size: the rows just computed replace the rows of their sizes
+/// in the existing file, and rows of other sizes stay (sorted by size, stable within one).
+/// An existing file with another header (an older column set) is replaced, with a warning.
+fn keyed_csv(path: &Path, new: &[u8], sizes: &[usize]) -> Result<Vec<u8>> {
+    let Ok(old) = std::fs::read(path) else {
+        return Ok(new.to_vec());
+    };
+    let mut rn = csv::Reader::from_reader(new);
+    let header = rn.headers()?.clone();
+    let mut ro = csv::Reader::from_reader(old.as_slice());
+    let old_header = ro
+        .headers()
+        .map_err(|e| input_error(format!("{}: malformed: {e}", path.display())))?
+        .clone();
+    if old_header != header {
+        eprintln!(
+            "{}: the existing file has other columns; it is replaced, not merged",
+            path.display()
+        );
+        return Ok(new.to_vec());
+    }
+    let rows_col = header.iter().position(|h| h == "rows").unwrap_or(0);
+    let size_of = |r: &csv::StringRecord| r.get(rows_col).and_then(|x| x.parse::<usize>().ok());
+    let mut all: Vec<csv::StringRecord> = Vec::new();
+    for r in ro.records() {
+        let r = r.map_err(|e| input_error(format!("{}: malformed: {e}", path.display())))?;
+        if !size_of(&r).is_some_and(|s| sizes.contains(&s)) {
+            all.push(r);
+        }
+    }
+    for r in rn.records() {
+        all.push(r?);
+    }
+    all.sort_by_key(|r| size_of(r).unwrap_or(0));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&header)?;
+    for r in &all {
+        w.write_record(r)?;
+    }
+    Ok(w.into_inner()?)
+}
+
+/// Wall times of the sparse study's decisions: per size and density, the median, 90th
+/// percentile and largest, in milliseconds (measured, so kept out of the result CSV).
+fn write_sparse_timing(
+    results: &Path,
+    times: &[(usize, f64, u64)],
+    stats: &crate::engine::cli::RunStats,
+) -> Result<()> {
+    let mut groups: std::collections::BTreeMap<(usize, u64), Vec<u64>> = Default::default();
+    for &(rows, factor, m) in times {
+        groups
+            .entry((rows, (factor * 100.0).round() as u64))
+            .or_default()
+            .push(m);
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "rows",
+        "cols",
+        "factor",
+        "boards",
+        "median_ms",
+        "p90_ms",
+        "max_ms",
+        "threads",
+    ])?;
+    for ((s, f), mut v) in groups {
+        v.sort_unstable();
+        let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize] as f64 / 1e3;
+        w.write_record([
+            s.to_string(),
+            s.to_string(),
+            format!("{:.2}", f as f64 / 100.0),
+            v.len().to_string(),
+            format!("{:.3}", q(0.5)),
+            format!("{:.3}", q(0.9)),
+            format!("{:.3}", q(1.0)),
+            stats.threads.to_string(),
+        ])?;
+    }
+    write_result(
+        &results.join("numbrix_sparse_timing.csv"),
+        &w.into_inner()?,
+        &[stats],
+    )
 }
 
 fn merge_study<S: super::studies::Study>(files: &[PathBuf], results: &Path) -> Result<()> {
@@ -385,6 +542,9 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
         k if k == Ablation::KIND => merge_study::<Ablation>(files, results)?,
         k if k == Clues::KIND => merge_study::<Clues>(files, results)?,
         k if k == PinWall::KIND => merge_study::<PinWall>(files, results)?,
+        k if k == Sparse::KIND => merge_study::<Sparse>(files, results)?,
+        k if k == Certify::KIND => merge_study::<Certify>(files, results)?,
+        k if k == ProbeAdversary::KIND => merge_study::<ProbeAdversary>(files, results)?,
         _ => return Ok(false),
     }
     Ok(true)

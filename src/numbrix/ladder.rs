@@ -120,6 +120,7 @@ impl Rungs {
     pub fn parse(s: &str) -> Result<Rungs, String> {
         match s.trim() {
             "default" => return Ok(Rungs::DEFAULT),
+            "all" => return Ok(Rungs(0b11_1111)),
             "decide" => return Ok(Rungs::DECIDE),
             "none" | "" => return Ok(Rungs::NONE),
             _ => {}

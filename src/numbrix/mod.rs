@@ -13,3 +13,4 @@ pub mod path;
 pub mod report;
 pub mod search;
 pub mod studies;
+pub mod walk_search;

@@ -133,34 +133,79 @@ impl Searcher<'_> {
     }
 }
 
-/// Count the answers of `board` with the ladder `rungs` at every node.
+/// Count the answers of `board`: the ladder `rungs` to its fixpoint at the root, then the walk
+/// search ([`super::walk_search`]) from the root's candidates.
 pub fn count(board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
     let ctx = Ctx::of(board);
     count_in(&ctx, board, rungs, limits)
 }
 
-/// [`count`] with a prepared context (benches, studies).
-pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
+/// The parity law and the printed numbers' consistency, before any search.
+fn root_state(board: &Board) -> Result<State, Verdict> {
+    let dead = |reason: String| Verdict {
+        count: Count::Exact(0),
+        reason: Some(reason),
+        answers: Vec::new(),
+        nodes: 0,
+        work: Work::default(),
+    };
     if let Some(reason) = board.parity_violation() {
-        return Verdict {
-            count: Count::Exact(0),
-            reason: Some(reason),
-            answers: Vec::new(),
-            nodes: 0,
-            work: Work::default(),
-        };
+        return Err(dead(reason));
     }
-    let st = match State::new(board) {
+    State::new(board).map_err(|d| dead(d.0.to_string()))
+}
+
+/// [`count`] with a prepared context (benches, studies). One node is the root climb; every
+/// further node is one number placed by the walk.
+pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
+    let mut st = match root_state(board) {
         Ok(s) => s,
-        Err(d) => {
-            return Verdict {
-                count: Count::Exact(0),
-                reason: Some(d.0.to_string()),
-                answers: Vec::new(),
-                nodes: 0,
-                work: Work::default(),
+        Err(v) => return v,
+    };
+    let mut work = Work::default();
+    // The probe is a solving rung (hints, grades); for counting, the walk search below prunes
+    // more per unit of work than the probe does at the root (on a blank 10x10 the probe alone
+    // costs a minute).
+    let root = rungs.without(super::ladder::Rung::Probe);
+    let (count, answers, nodes) = match climb(ctx, &mut st, root, &mut work) {
+        Outcome::Dead(_) => (Count::Exact(0), Vec::new(), 1),
+        Outcome::Solved => {
+            let c = if limits.cap <= 1 {
+                Count::AtLeast(1)
+            } else {
+                Count::Exact(1)
             };
+            (c, vec![st.values()], 1)
         }
+        Outcome::Stalled => {
+            let mut w =
+                super::walk_search::Walk::new(&ctx.geo, &st.cv, limits.cap, limits.node_cap - 1);
+            let stop = w.run().err();
+            let found = w.answers.len() as u64;
+            let count = match stop {
+                None => Count::Exact(found),
+                Some(super::walk_search::WalkStop::Cap) => Count::AtLeast(found),
+                Some(super::walk_search::WalkStop::Nodes) => Count::Unknown { found },
+            };
+            (count, w.answers, 1 + w.nodes)
+        }
+    };
+    Verdict {
+        count,
+        reason: None,
+        answers,
+        nodes,
+        work,
+    }
+}
+
+/// The ladder's own search (an independent decision procedure, kept to cross-check the walk):
+/// the ladder `rungs` at every node, branching on the smallest choice of a cell's numbers or a
+/// number's cells.
+pub fn count_ladder_search(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdict {
+    let st = match root_state(board) {
+        Ok(s) => s,
+        Err(v) => return v,
     };
     let mut s = Searcher {
         ctx,
@@ -278,18 +323,15 @@ fn explain(
             "pin: {value} has no other cell left, or {name} has no other number left (bijection bookkeeping)"
         ),
         Rung::Link => {
-            let prev = if value > 1 {
-                format!("{}", value - 1)
-            } else {
-                "-".into()
-            };
-            let next = if value < n {
-                format!("{}", value + 1)
-            } else {
-                "-".into()
+            // The chain neighbours of `value`: one at a path end, two elsewhere.
+            let homes = match (value > 1, value < n) {
+                (true, true) => format!("a home of {} and a home of {}", value - 1, value + 1),
+                (false, true) => format!("a home of {} (1 starts the path)", value + 1),
+                (true, false) => format!("a home of {} ({n} ends the path)", value - 1),
+                (false, false) => "nothing (a one-cell board)".to_string(),
             };
             format!(
-                "link: {name} must neighbour a home of {prev} and of {next}; no other number survives there (chain rule)"
+                "link: {name} must neighbour {homes} for {value}, and no other number survives there (chain rule)"
             )
         }
         Rung::Ruler => format!("ruler: every other number of {name} is out of walking distance"),

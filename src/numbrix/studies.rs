@@ -24,6 +24,11 @@ pub trait Study: Sync {
     const FILE: &'static str;
     fn params(&self) -> serde_json::Value;
     fn run(&self, size: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<Self::Rec>>;
+    /// A measured wall time of a record (size, density factor, microseconds), for studies that
+    /// write a timing file beside their result.
+    fn timing(_rec: &Self::Rec) -> Option<(usize, f64, u64)> {
+        None
+    }
 }
 
 pub struct StudyJob<S: Study> {
@@ -409,6 +414,208 @@ impl Study for PinWall {
             sample,
             clues: b.clue_count(),
             finishes_with_one_fewer: finishes,
+        }])
+    }
+}
+
+// ---- sparse boards: the walk search decides random reveals -------------------------------
+
+/// The bank's clue density at 8×8–10×10 (printed numbers per cell: 9.6/64, 12.2/81, 14.6/100).
+pub const BANK_DENSITY: f64 = 0.15;
+/// Clue densities of the sparse study, as multiples of [`BANK_DENSITY`].
+pub const SPARSE_FACTORS: [f64; 3] = [1.0, 0.75, 0.5];
+
+pub struct Sparse {
+    /// Node cap per decision.
+    pub node_cap: u64,
+    /// Largest side on which the raw walk engine re-counts every board.
+    pub raw_max: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SparseRec {
+    pub rows: usize,
+    pub cols: usize,
+    pub sample: u64,
+    /// Multiple of the bank's clue density.
+    pub factor: f64,
+    pub clues: usize,
+    /// The walk search's verdict at cap 2: "1", "2+" or "unknown".
+    pub answers: String,
+    pub nodes: u64,
+    /// The raw walk engine's count at cap 2 ("1", "2+"), or "-" past `raw_max`.
+    pub raw: String,
+    /// Wall microseconds of the decision (moved to the timing file; not in the result CSV).
+    #[serde(skip_serializing_if = "skip_time", default)]
+    pub micros: Option<u64>,
+}
+
+fn skip_time(_: &Option<u64>) -> bool {
+    // The result CSV must be byte-deterministic; timings go to numbrix_sparse_timing.csv.
+    true
+}
+
+impl Study for Sparse {
+    type Rec = SparseRec;
+    const KIND: &'static str = "numbrix-sparse";
+    const FILE: &'static str = "numbrix_sparse.csv";
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({"node_cap": self.node_cap, "raw_max": self.raw_max,
+                           "density": BANK_DENSITY, "factors": SPARSE_FACTORS, "rungs": "decide"})
+    }
+    fn timing(r: &SparseRec) -> Option<(usize, f64, u64)> {
+        r.micros.map(|m| (r.rows, r.factor, m))
+    }
+    fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<SparseRec>> {
+        let ans = answer(s, rng);
+        let ctx = Ctx::new(s, s);
+        let n = s * s;
+        let mut out = Vec::new();
+        for f in SPARSE_FACTORS {
+            let k = ((n as f64) * BANK_DENSITY * f).round() as usize;
+            let b = reveal(&ctx, &ans, k, rng);
+            let t = std::time::Instant::now();
+            let v = super::search::count_in(
+                &ctx,
+                &b,
+                Rungs::DECIDE,
+                super::search::Limits {
+                    cap: 2,
+                    node_cap: self.node_cap,
+                },
+            );
+            let micros = t.elapsed().as_micros() as u64;
+            let answers = match v.count {
+                super::search::Count::Exact(1) => "1",
+                super::search::Count::Exact(0) => "0",
+                super::search::Count::Unknown { .. } => "unknown",
+                _ => "2+",
+            };
+            let raw = if s <= self.raw_max {
+                match crate::numbrix::census::walk::count_solutions(s, s, &b.givens, 2) {
+                    0 => "0",
+                    1 => "1",
+                    _ => "2+",
+                }
+            } else {
+                "-"
+            };
+            out.push(SparseRec {
+                rows: s,
+                cols: s,
+                sample,
+                factor: f,
+                clues: k,
+                answers: answers.into(),
+                nodes: v.nodes,
+                raw: raw.into(),
+                micros: Some(micros),
+            });
+        }
+        Ok(out)
+    }
+}
+
+// ---- the reversal certificate on random reveals -------------------------------------------
+
+/// How much of the ambiguity of random reveals the reversal certificate explains.
+pub struct Certify;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CertifyRec {
+    pub rows: usize,
+    pub cols: usize,
+    pub sample: u64,
+    /// Multiple of the bank's clue density revealed.
+    pub factor: f64,
+    pub clues: usize,
+    /// The walk search's verdict at cap 2: "1", "2+" or "unknown".
+    pub answers: String,
+    /// A certificate was found on the drawn answer.
+    pub certificate: bool,
+    /// Its second answer is an answer of the board, other than the drawn one (checked with the
+    /// board's own answer test, not the certificate's reasoning).
+    pub certificate_valid: bool,
+}
+
+/// Densities of the certificate study (multiples of [`BANK_DENSITY`]).
+pub const CERTIFY_FACTORS: [f64; 3] = [1.0, 0.75, 0.5];
+
+impl Study for Certify {
+    type Rec = CertifyRec;
+    const KIND: &'static str = "numbrix-certificate";
+    const FILE: &'static str = "numbrix_certificate.csv";
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({"density": BANK_DENSITY, "factors": CERTIFY_FACTORS, "rungs": "decide"})
+    }
+    fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<CertifyRec>> {
+        let ans = answer(s, rng);
+        let ctx = Ctx::new(s, s);
+        let n = s * s;
+        let mut out = Vec::new();
+        for f in CERTIFY_FACTORS {
+            let k = (((n as f64) * BANK_DENSITY * f).round() as usize).max(1);
+            let b = reveal(&ctx, &ans, k, rng);
+            let v =
+                super::search::count_in(&ctx, &b, Rungs::DECIDE, super::search::Limits::default());
+            let answers = match v.count {
+                super::search::Count::Exact(1) => "1",
+                super::search::Count::Exact(0) => "0",
+                super::search::Count::Unknown { .. } => "unknown",
+                _ => "2+",
+            };
+            let cert = super::certificate::find(&b, &ans);
+            out.push(CertifyRec {
+                rows: s,
+                cols: s,
+                sample,
+                factor: f,
+                clues: k,
+                answers: answers.into(),
+                certificate: cert.is_some(),
+                certificate_valid: cert
+                    .as_ref()
+                    .is_some_and(|c| c.second != ans && b.is_answer(&c.second)),
+            });
+        }
+        Ok(out)
+    }
+}
+
+// ---- the adversary with the probe on the ladder -------------------------------------------
+
+/// The adversary's irredundant clue set for the whole default ladder (probe included).
+pub struct ProbeAdversary;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProbeAdversaryRec {
+    pub rows: usize,
+    pub cols: usize,
+    pub sample: u64,
+    /// Printed numbers of the irredundant set for the default ladder (with the probe).
+    pub with_probe: usize,
+    /// The same answer's irredundant set for the ladder without the probe (its own draw order).
+    pub without_probe: usize,
+}
+
+impl Study for ProbeAdversary {
+    type Rec = ProbeAdversaryRec;
+    const KIND: &'static str = "numbrix-probe-adversary";
+    const FILE: &'static str = "numbrix_probe_adversary.csv";
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({"with": "default", "without": "pin,link,block,edge"})
+    }
+    fn run(&self, s: usize, sample: u64, rng: &mut UnitRng) -> Result<Vec<ProbeAdversaryRec>> {
+        let ans = answer(s, rng);
+        let ctx = Ctx::new(s, s);
+        let with = adversarial(&ctx, &ans, Rungs::DEFAULT, rng, &mut Work::default());
+        let without = adversarial(&ctx, &ans, Rungs::NO_PROBE, rng, &mut Work::default());
+        Ok(vec![ProbeAdversaryRec {
+            rows: s,
+            cols: s,
+            sample,
+            with_probe: with.clue_count(),
+            without_probe: without.clue_count(),
         }])
     }
 }

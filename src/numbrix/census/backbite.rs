@@ -135,6 +135,33 @@ impl Backbite {
                 None => return false,
             },
         };
+        self.bite(tail, u)
+    }
+
+    /// The move's choices spelled out, for computing the chain's exact law: the end (`tail`:
+    /// the last cell, else the first) and the proposed cell, as a compass direction
+    /// (`Variant::Compass`, `choice` in 0..4) or as an index into the end's grid neighbours
+    /// (`Variant::Neighbour`, `choice` below [`Backbite::degree`] of the end). Each compass
+    /// choice has probability 1/8; a neighbour choice 1/(2·degree).
+    pub fn step_with(&mut self, tail: bool, variant: Variant, choice: usize) -> bool {
+        let n = self.path.len();
+        if n < 2 {
+            return false;
+        }
+        let end = if tail { self.path[n - 1] } else { self.path[0] };
+        let u = match variant {
+            Variant::Neighbour => self.nbrs[end as usize][choice],
+            Variant::Compass => match self.compass(end, choice as u32) {
+                Some(u) => u,
+                None => return false,
+            },
+        };
+        self.bite(tail, u)
+    }
+
+    /// Add the edge from the chosen end to `u` and open the cycle it closes.
+    fn bite(&mut self, tail: bool, u: u32) -> bool {
+        let n = self.path.len();
         let i = self.pos[u as usize] as usize;
         if tail {
             if i == n - 2 {
@@ -150,6 +177,16 @@ impl Backbite {
             self.reverse(0, i - 1);
         }
         true
+    }
+
+    /// A path given as its cell sequence (must be Hamiltonian), for exact-law computations.
+    pub fn from_path(rows: usize, cols: usize, path: &[u32]) -> Self {
+        let mut b = Backbite::snake(rows, cols);
+        b.path = path.to_vec();
+        for (i, &c) in path.iter().enumerate() {
+            b.pos[c as usize] = i as u32;
+        }
+        b
     }
 
     /// Turns along the path (cells where the direction changes).
