@@ -1,9 +1,12 @@
 //! Published reference values, with their sources, in one place. Tests and the report hold
-//! computed results to these. Values are copied from OEIS (ids given) or from the write-ups in
-//! `../shared/seeds/`.
+//! computed results to these. Values are copied from OEIS (ids given) or from the three public
+//! write-ups the project reproduces (cited by title in README.md): "Calcudoku: the obvious way to
+//! read the Jacobson-Matthews chain is biased, and a census of 16.9 million Latin squares shows
+//! where" (the Calcudoku write-up), "Numbrix" (the Numbrix write-up) and "Solving Kakurasu: every
+//! line is a subset sum, and the size dial is the difficulty dial" (the Kakurasu write-up).
 
 // ---------------------------------------------------------------------------------------------
-// Latin squares (write-up 000; OEIS)
+// Latin squares (the Calcudoku write-up; OEIS)
 // ---------------------------------------------------------------------------------------------
 
 /// A000315: reduced Latin squares of order n (index n, n = 1..=11).
@@ -42,7 +45,7 @@ pub const A092237_MAX_INTERCALATES: [u64; 9] = [0, 0, 1, 0, 12, 4, 27, 42, 112];
 /// A368182: number of distinct intercalate counts over Latin squares of order n (n = 1..=8).
 pub const A368182_DISTINCT_COUNTS: [u64; 9] = [0, 1, 1, 1, 2, 2, 9, 23, 61];
 
-/// Write-up 000, "The census it is held to": (order, mean intercalates, share without, max).
+/// The Calcudoku write-up, "The census it is held to": (order, mean intercalates, share without, max).
 /// Mean to 3 decimals, share in percent to 2 decimals.
 pub const WRITEUP_LATIN_TABLE: [(usize, f64, f64, u64); 3] = [
     (5, 3.571, 10.71, 4),
@@ -51,21 +54,21 @@ pub const WRITEUP_LATIN_TABLE: [(usize, f64, f64, u64); 3] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Calcudoku (write-up 000)
+// Calcudoku (the Calcudoku write-up)
 // ---------------------------------------------------------------------------------------------
 
-/// Write-up 000, "An intercalate is a second answer…": of 16,000 boards cut at random (orders
+/// The Calcudoku write-up, "An intercalate is a second answer…": of 16,000 boards cut at random (orders
 /// 4–7 × largest cage 2–5 × 1,000), 8,704 had more than one answer and on 6,658 of them a
 /// certified intercalate flip was already one of the extra answers (76.5%).
 pub const CALCUDOKU_RANDOM_CUTS: u64 = 16_000;
 pub const CALCUDOKU_FLIP_EXPLAINED: (u64, u64) = (6_658, 8_704);
-/// Write-up 000, "What an operation sign is worth": of the same 16,000 random cuts, 7,296 were
+/// The Calcudoku write-up, "What an operation sign is worth": of the same 16,000 random cuts, 7,296 were
 /// unique with signs and 6,711 without (hiding every sign costs 8.0% of the unique boards).
 pub const CALCUDOKU_UNIQUE_SHOWN: u64 = 7_296;
 pub const CALCUDOKU_UNIQUE_HIDDEN: u64 = 6_711;
-/// Write-up 000: the generator's median time per 7×7 board (mostly solving), in ms.
+/// The Calcudoku write-up: the generator's median time per 7×7 board (mostly solving), in ms.
 pub const CALCUDOKU_WRITEUP_MEDIAN_MS_7X7: f64 = 206.0;
-/// Write-up 000, "An intercalate is a second answer…": the printed rows of the random-cut table
+/// The Calcudoku write-up, "An intercalate is a second answer…": the printed rows of the random-cut table
 /// (1,000 boards per row, squares from the Jacobson–Matthews chain): order, largest cage, unique
 /// boards, non-unique boards explained by a certified flip, non-unique boards, and the mean
 /// intercalates ± standard error of the cut squares of unique and of non-unique boards.
@@ -77,7 +80,7 @@ pub const CALCUDOKU_CUTS_ROWS: [(usize, usize, u64, u64, u64, (f64, f64), (f64, 
     (7, 3, 433, 444, 567, (9.63, 0.16), (11.28, 0.16)),
     (7, 5, 317, 521, 683, (9.92, 0.19), (11.08, 0.14)),
 ];
-/// Write-up 000, "What an operation sign is worth": per cage kind over the multi-cell cages of
+/// The Calcudoku write-up, "What an operation sign is worth": per cage kind over the multi-cell cages of
 /// its random cuts: cells, operation, cages, mean fillings with the sign, without it, bits the
 /// sign carries (mean per-cage log2 of the ratio) and cages with no change at all.
 #[allow(clippy::type_complexity)]
@@ -93,22 +96,22 @@ pub const CALCUDOKU_SIGN_ROWS: [(usize, &str, u64, f64, f64, f64, u64); 6] = [
 /// multi-cell cages cut (2,043 of 4,041, 50.6%).
 pub const CALCUDOKU_SIGN_UNCHANGED: (u64, u64) = (2_043, 4_041);
 
-/// Write-up 000, "Repair, don't reject": the repair generator's bank, 40 boards per order:
+/// The Calcudoku write-up, "Repair, don't reject": the repair generator's bank, 40 boards per order:
 /// (order, mean intercalates of the squares, standard error), each within two SE of the exact mean.
 pub const CALCUDOKU_WRITEUP_BANK: [(usize, f64, f64); 3] =
     [(5, 3.70, 0.17), (6, 8.18, 0.70), (7, 11.03, 0.81)];
-/// Write-up 000, "Repair, don't reject": repairs placed by a certified flip without a search,
+/// The Calcudoku write-up, "Repair, don't reject": repairs placed by a certified flip without a search,
 /// out of all repairs (64.6%).
 pub const CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP: (u64, u64) = (93, 144);
-/// Write-up 000, "Repair, don't reject": 7×7 generator time per board in ms (JavaScript):
+/// The Calcudoku write-up, "Repair, don't reject": 7×7 generator time per board in ms (JavaScript):
 /// (median with the flip check, worst with it, median without, worst without).
 pub const CALCUDOKU_WRITEUP_REPAIR_MS: (f64, f64, f64, f64) = (206.0, 26_448.0, 224.0, 12_514.0);
-/// Write-up 000, "Repair, don't reject": mean search nodes per 7×7 board with and without the
+/// The Calcudoku write-up, "Repair, don't reject": mean search nodes per 7×7 board with and without the
 /// flip check.
 pub const CALCUDOKU_WRITEUP_REPAIR_NODES: (u64, u64) = (20_566, 18_622);
-/// Write-up 000, "The ladder, priced rung by rung": boards priced (its shipped bank).
+/// The Calcudoku write-up, "The ladder, priced rung by rung": boards priced (its shipped bank).
 pub const CALCUDOKU_WRITEUP_PRICING_BOARDS: u64 = 20;
-/// Write-up 000, "The ladder, priced rung by rung": (rung, cells settled climbing, boards
+/// The Calcudoku write-up, "The ladder, priced rung by rung": (rung, cells settled climbing, boards
 /// finished climbing, boards finished without it), over its 20 boards (630 cells).
 pub const CALCUDOKU_WRITEUP_PRICING: [(&str, u64, u64, u64); 6] = [
     ("cage", 43, 0, 20),
@@ -118,7 +121,7 @@ pub const CALCUDOKU_WRITEUP_PRICING: [(&str, u64, u64, u64); 6] = [
     ("subset", 453, 14, 20),
     ("probe", 630, 20, 14),
 ];
-/// Write-up 000, same table: search nodes without single / hidden / must, and with every rung.
+/// The Calcudoku write-up, same table: search nodes without single / hidden / must, and with every rung.
 pub const CALCUDOKU_WRITEUP_PRICING_NODES: [(&str, u64); 4] = [
     ("single", 149),
     ("hidden", 229),
@@ -127,7 +130,7 @@ pub const CALCUDOKU_WRITEUP_PRICING_NODES: [(&str, u64); 4] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Numbrix (write-up 002; OEIS)
+// Numbrix (the Numbrix write-up; OEIS)
 // ---------------------------------------------------------------------------------------------
 
 // numbrix census (OEIS)
@@ -234,17 +237,17 @@ pub const A332307_RECT_PATHS: [(usize, usize, u128); 38] = [
     (7, 7, 13_535_280),
 ];
 
-/// Write-up 002: the 2×m ladder counts its engine printed for m = 2..=8.
+/// The Numbrix write-up: the 2×m ladder counts its engine printed for m = 2..=8.
 pub const WRITEUP_NUMBRIX_LADDER: [u128; 7] = [4, 8, 14, 22, 32, 44, 58];
 
 // ---------------------------------------------------------------------------------------------
-// Kakurasu (write-up 003)
+// Kakurasu (the Kakurasu write-up)
 // ---------------------------------------------------------------------------------------------
 
-/// Write-up 003: boards generated per size for its difficulty table.
+/// The Kakurasu write-up: boards generated per size for its difficulty table.
 pub const WRITEUP_KAKURASU_BOARDS_PER_SIZE: u64 = 200;
 
-/// Write-up 003, the difficulty table: (size, intervals finish %, enumeration finishes %, rolls to
+/// The Kakurasu write-up, the difficulty table: (size, intervals finish %, enumeration finishes %, rolls to
 /// unique, search nodes when needed; `None` for the write-up's "—").
 pub const WRITEUP_KAKURASU_DIFFICULTY: [(usize, f64, f64, f64, Option<f64>); 5] = [
     (4, 99.0, 100.0, 1.02, None),
@@ -254,11 +257,11 @@ pub const WRITEUP_KAKURASU_DIFFICULTY: [(usize, f64, f64, f64, Option<f64>); 5] 
     (8, 12.5, 43.5, 2.44, Some(12.2)),
 ];
 
-/// Write-up 003: on 6×6 boards where a rule set stalls, the mean cells decided at the stall
+/// The Kakurasu write-up: on 6×6 boards where a rule set stalls, the mean cells decided at the stall
 /// (intervals, enumeration).
 pub const WRITEUP_KAKURASU_6X6_STALL_CELLS: (f64, f64) = (12.3, 5.5);
 
-/// Write-up 003, the census it folded by hand: ambiguous target vectors by size
+/// The Kakurasu write-up, the census it folded by hand: ambiguous target vectors by size
 /// (2×2: none; 3×3: exactly one, all lines 3, where {3} and {1,2} trade places).
 pub const WRITEUP_KAKURASU_AMBIGUOUS: [(usize, u128); 2] = [(2, 0), (3, 1)];
 

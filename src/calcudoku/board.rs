@@ -1,6 +1,6 @@
 //! The Calcudoku board model, its plain-text file format and validation.
 //!
-//! Rules (write-up 000, "The rules"): fill an n×n grid with 1..=n as a Latin square; each cage
+//! Rules (the Calcudoku write-up, "The rules"): fill an n×n grid with 1..=n as a Latin square; each cage
 //! shows a target and an operation its numbers must reach; − and ÷ label only two-cell cages, in
 //! either order; a number may repeat inside a cage as long as the repeats share no row or column;
 //! a one-cell cage gives its number. A cage whose sign is hidden (an **unsigned** cage, `?` in the

@@ -1,4 +1,4 @@
-//! The intercalate-flip certificate (write-up 000, "An intercalate is a second answer waiting
+//! The intercalate-flip certificate (the Calcudoku write-up, "An intercalate is a second answer waiting
 //! for a cage to miss it").
 //!
 //! An intercalate is a 2×2 subsquare `a b / b a` of a solution. Flipping it (to `b a / a b`)

@@ -1,4 +1,4 @@
-//! Rung pricing on the bank (write-up 000, "The ladder, priced rung by rung"), as an engine job.
+//! Rung pricing on the bank (the Calcudoku write-up, "The ladder, priced rung by rung"), as an engine job.
 //!
 //! For every bank board and every rung r:
 //! * **climbing**: the root ladder with the rungs up to and including r: cells it settles (one

@@ -1,4 +1,4 @@
-//! The repair-and-tighten generator (write-up 000, "Repair, don't reject").
+//! The repair-and-tighten generator (the Calcudoku write-up, "Repair, don't reject").
 //!
 //! A square is never thrown away. Random connected cages are cut on it and labelled; then
 //!

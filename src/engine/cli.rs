@@ -284,8 +284,9 @@ pub fn write_results_keeping(
 ) -> Result<()> {
     let mut group = Vec::new();
     for (path, bytes) in files {
-        let manifest =
+        let mut manifest =
             Manifest::upsert_checked(path, stats.iter().map(|s| s.record()).collect(), &keep)?;
+        manifest.result_fnv64 = Some(super::shard::fnv64(bytes));
         let same_bytes = std::fs::read(path).is_ok_and(|old| old == *bytes);
         let recorded = Manifest::read_beside(path).is_some_and(|m| {
             stats

@@ -35,6 +35,10 @@ pub struct RunRecord {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
     pub result: String,
+    /// FNV-1a 64 digest of the result file's bytes as written: the report checks that the file
+    /// still has them (a row deleted or edited by hand fails).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_fnv64: Option<String>,
     pub runs: Vec<RunRecord>,
 }
 
@@ -59,6 +63,7 @@ impl Manifest {
             Err(e) => match serde_json::from_str::<LegacyManifest>(text) {
                 Ok(l) => Ok(Manifest {
                     result: l.result,
+                    result_fnv64: None,
                     runs: l
                         .jobs
                         .into_iter()
@@ -185,6 +190,7 @@ impl Manifest {
             .unwrap_or_default();
         all.extend(runs);
         Manifest {
+            result_fnv64: None,
             result: result
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())

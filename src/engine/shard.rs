@@ -37,8 +37,16 @@ pub fn fnv64(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-fn units_checksum<P: Serialize>(units: &[(u64, P)]) -> Result<String> {
-    Ok(fnv64(serde_json::to_string(units)?.as_bytes()))
+/// A partial file with its payload as raw JSON text (what the checksum covers).
+#[derive(Serialize, Deserialize)]
+struct RawPartialFile {
+    format: String,
+    spec: JobSpec,
+    shard: Shard,
+    units_total: u64,
+    #[serde(default)]
+    checksum: String,
+    units: Box<serde_json::value::RawValue>,
 }
 
 /// Header-only view, to learn a partial file's job kind before knowing its partial type.
@@ -58,13 +66,15 @@ pub fn write_partial_file<P: Partial>(
     partials: BTreeMap<u64, P>,
 ) -> Result<()> {
     let units: Vec<(u64, P)> = partials.into_iter().collect();
-    let file = PartialFile {
+    // The checksum covers the payload's JSON text exactly as written.
+    let units_json = serde_json::to_string(&units)?;
+    let file = RawPartialFile {
         format: PARTIAL_FORMAT.to_string(),
         spec: spec.clone(),
         shard,
         units_total,
-        checksum: units_checksum(&units)?,
-        units,
+        checksum: fnv64(units_json.as_bytes()),
+        units: serde_json::value::RawValue::from_string(units_json)?,
     };
     let text = serde_json::to_string(&file)? + "\n";
     atomic::write_atomic_str(path, &text)
@@ -104,7 +114,10 @@ pub fn read_partial_file<P: Partial>(path: &Path) -> Result<PartialFile<P>> {
             header.spec.kind
         ))
     })?;
-    let sum = units_checksum(&f.units)?;
+    let raw: RawPartialFile = serde_json::from_str(&text).map_err(|e| {
+        input_error(format!("corrupt or truncated partial file {}: {e}", path.display()))
+    })?;
+    let sum = fnv64(raw.units.get().as_bytes());
     if f.checksum != sum {
         bail!(input_error(format!(
             "partial file {} fails its checksum (recorded {}, payload {sum}): it was altered or corrupted after it was written; rerun that shard",

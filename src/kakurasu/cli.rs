@@ -36,6 +36,7 @@ pub enum KakurasuCmd {
     /// The next deduction for a board file (from its grid marks, if any), with its reason:
     /// intervals first, then enumeration.
     Hint {
+        /// Board file: targets, optionally with grid marks (see docs/kakurasu.md).
         file: PathBuf,
         /// Keep applying hints to the fixpoint and print every step.
         #[arg(long)]
@@ -43,11 +44,14 @@ pub enum KakurasuCmd {
     },
     /// Generate uniquely solvable boards by rejection sampling; prints board files.
     Generate {
+        /// Board size n (1 to 9; default 6).
         #[arg(long, default_value_t = 6)]
         size: usize,
+        /// Boards to print, at least 1 (default 1).
         #[arg(long, default_value_t = 1)]
         count: u64,
-        #[arg(long, default_value_t = 1)]
+        /// Master seed (default 1); the same seed gives the same boards.
+        #[arg(long, default_value_t = crate::engine::cli::DEFAULT_SEED)]
         seed: u64,
     },
     /// Difficulty table: per size, B generated boards, the share each rule set finishes without
@@ -70,8 +74,14 @@ pub enum KakurasuCmd {
     /// ones, largest fibre. Writes results/kakurasu_census.csv and kakurasu_census_fibres.csv
     /// (rows of other sizes already there are kept).
     Census {
+        /// Sizes n: one (5), a range (1-6) or a list (3,5); 1 to 7 (default 1-6). n = 7 by
+        /// exhaustion is a cluster-sized run: see `gridcensus plan`.
         #[arg(long, default_value = "1-6")]
         sizes: String,
+        /// Run n = 7 on one machine anyway (without --shard it is refused: about 2·10⁶
+        /// CPU-seconds by exhaustion; default: refuse).
+        #[arg(long)]
+        confirm_long: bool,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -93,7 +103,11 @@ pub fn run(cmd: KakurasuCmd) -> Result<()> {
             seed,
             engine,
         } => difficulty(boards, &sizes, seed, &engine),
-        KakurasuCmd::Census { sizes, engine } => census(&sizes, &engine),
+        KakurasuCmd::Census {
+            sizes,
+            confirm_long,
+            engine,
+        } => census(&sizes, confirm_long, &engine),
     }
 }
 
@@ -256,9 +270,15 @@ fn write_difficulty(
     Ok(())
 }
 
-fn census(sizes: &str, engine: &EngineArgs) -> Result<()> {
+fn census(sizes: &str, confirm_long: bool, engine: &EngineArgs) -> Result<()> {
     let sizes = parse_sizes(sizes, MAX_CENSUS_N)?;
     engine.validate()?;
+    if sizes.contains(&7) && engine.shard.is_none() && !confirm_long {
+        return Err(input_error(
+            "--sizes 7: the exhaustive census of n = 7 needs about 2·10⁶ CPU-seconds (8,192 × the n = 6 run); \
+             run it as shards on a cluster (see `gridcensus plan -- kakurasu census --sizes 7`) or pass --confirm-long",
+        ));
+    }
     if engine.shard.is_some() && sizes.len() != 1 {
         return Err(input_error(
             "--shard runs one size at a time: give a single --sizes N",

@@ -1,5 +1,5 @@
 //! Report section of the Latin sampler study: the table of `latin_samplers.csv`, a chart of each
-//! row's total variation distance against its noise-floor band, and the checks of issue 3 §4.
+//! row's total variation distance against its noise-floor band, and the checks held to the write-up.
 
 use super::census_csv::{CENSUS_FILE, read_census};
 use super::study::{CSV_COLUMNS, CSV_FILE, MAX_ORDER, MIN_ORDER};

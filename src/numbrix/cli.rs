@@ -24,7 +24,7 @@ pub enum NumbrixCmd {
     /// Write the board bank: adversarial irredundant boards, each re-proved unique by the
     /// ladder with search and by the raw walk engine (`make bank`).
     Bank(BankArgs),
-    /// A study of write-up 002 through the engine; writes results/numbrix_<study>.csv.
+    /// A study of the Numbrix write-up through the engine; writes results/numbrix_<study>.csv.
     Study(StudyArgs),
 }
 
@@ -55,6 +55,8 @@ pub enum StudyName {
 
 #[derive(Args, Debug)]
 pub struct StudyArgs {
+    /// Which study: parity, space, climb, ablation, clues, pin-wall, sparse, certificate or
+    /// probe-adversary (each writes results/numbrix_<study>.csv).
     pub study: StudyName,
     /// Square sizes, a range (4-10) or a list (6,8,10), sides 1-16 (default per study: parity
     /// 4-10, space 6,8,10, climb 6-10, ablation 6-10, clues 4-10, pin-wall 4,6, sparse 8-12,

@@ -1,4 +1,4 @@
-//! The studies of write-up 002, each a job through the engine (deterministic, shardable,
+//! The studies of the Numbrix write-up, each a job through the engine (deterministic, shardable,
 //! resumable): one unit per (size, sample); every unit draws its answer from its own RNG
 //! stream with the solver's own backbite sampler. Each writes one CSV of per-sample records
 //! under `results/`; the report aggregates them.

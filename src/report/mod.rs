@@ -228,9 +228,64 @@ pub fn families() -> Vec<Family> {
     ]
 }
 
+/// Every result CSV of the directory held to the digest its manifest recorded when the file was
+/// written: a row deleted, added or edited after the run fails here, whatever the family.
+pub fn integrity_section(results: &Path) -> Section {
+    use crate::engine::manifest::Manifest;
+    let mut s = Section::new("Result files against their manifests");
+    s.body.push_str(
+        "Each result file was written with a manifest recording how it was made and an FNV-1a 64 \
+         digest of its bytes; a file whose bytes no longer match (a row lost or edited after the \
+         run) fails.\n",
+    );
+    let mut names: Vec<String> = std::fs::read_dir(results)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".csv"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for name in names {
+        let path = results.join(&name);
+        if !Manifest::path_for(&path).exists() {
+            s.checks.push(Check::finding(
+                format!("{name}: no manifest"),
+                "not made by a gridcensus job (or its manifest is gone); not checked",
+            ));
+            continue;
+        }
+        match Manifest::read_beside(&path) {
+            None => s.checks.push(Check::new(
+                format!("{name}: manifest readable"),
+                false,
+                format!("{} is unreadable", Manifest::path_for(&path).display()),
+            )),
+            Some(m) => match m.result_fnv64 {
+                None => s.checks.push(Check::finding(
+                    format!("{name}: digest"),
+                    "its manifest records no digest; bytes not checked",
+                )),
+                Some(want) => {
+                    let got = std::fs::read(&path)
+                        .map(|b| crate::engine::shard::fnv64(&b))
+                        .unwrap_or_default();
+                    s.checks.push(Check::new(
+                        format!("{name}: bytes match the manifest's digest"),
+                        got == want,
+                        format!("digest {got}, manifest {want}"),
+                    ));
+                }
+            },
+        }
+    }
+    s
+}
+
 /// Sections of every present family; absent families are listed (and fail when `complete`).
 pub fn all_sections(results: &Path, complete: bool) -> (Vec<Section>, Vec<String>) {
-    let mut out = Vec::new();
+    let mut out = vec![integrity_section(results)];
     let mut absent = Vec::new();
     for fam in families() {
         let present = fam.files.iter().any(|f| results.join(f).exists());
