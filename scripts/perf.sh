@@ -43,13 +43,17 @@ for t in 2 1; do
     measure "latin census order 8, $t thread(s)" '' $BIN latin census --orders 8 --threads $t $R
 done
 CMDLINE="gridcensus calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3"
-measure "calcudoku uniqueness decision 7x7 largest cage 4" 's/.*\(median [^,]*, p90 [^,]*, p99 [^,]*, max .*\)/\1/p' \
+measure "calcudoku uniqueness decision 7x7 largest cage 4" 's/^[0-9]x[0-9] cage [^ ]* [a-z]* *\([0-9]*\) *\([0-9]*\) *[0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\).*/CPU per decision: median \3 us p90 \4 us p99 \5 us max \6 us (\2 of \1 unique)/p' \
     $BIN calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3
 CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3"
-measure "calcudoku uniqueness decision 9x9 largest cage 4" 's/.*\(median [^,]*, p90 [^,]*, p99 [^,]*, max .*\)/\1/p' \
+measure "calcudoku uniqueness decision 9x9 largest cage 4" 's/^[0-9]x[0-9] cage [^ ]* [a-z]* *\([0-9]*\) *\([0-9]*\) *[0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\).*/CPU per decision: median \3 us p90 \4 us p99 \5 us max \6 us (\2 of \1 unique)/p' \
     $BIN calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3
 CMDLINE="gridcensus numbrix census --max-side 12 --walk-max-cells 49"
 measure "numbrix census to 12x12 (walk to 49 cells)" '' $BIN numbrix census --max-side 12 --walk-max-cells 49 $R
+CMDLINE="gridcensus latin estimate --orders 9 --units 4000"
+measure "latin estimate order 9, 4000 units" 's/.*\(reduced squares [^;]*\).*/\1/p' $BIN latin estimate --orders 9 --units 4000 $R
+CMDLINE="gridcensus numbrix census --max-side 14 --walk-max-cells 0"
+measure "numbrix frontier counter to 14x14" '' $BIN numbrix census --max-side 14 --walk-max-cells 0 $R
 CMDLINE="gridcensus kakurasu census --sizes 5"
 measure "kakurasu census n = 5" '' $BIN kakurasu census --sizes 5 $R
 mkdir -p "$(dirname "$OUT")"
