@@ -18,7 +18,7 @@ echo "figure,command,wall_seconds,cpu_seconds,value,cpu_model,cores,load_at_star
 # measure FIGURE VALUE_SED COMMAND...: run COMMAND in the scratch results dir, time it, and pull
 # the printed value out of its output with the sed expression (empty: no value).
 measure() {
-    figure=$1; value_sed=$2; shift 2
+    figure=$(echo "$1" | sed "s/,/;/g"); value_sed=$2; shift 2
     load=$(cut -d' ' -f1 /proc/loadavg)
     /usr/bin/time -f '%e %U %S' -o "$SCRATCH/time" "$@" > "$SCRATCH/out" 2>&1 || {
         echo "perf: '$*' failed:" >&2; tail -5 "$SCRATCH/out" >&2; exit 1; }
@@ -36,11 +36,11 @@ measure() {
 R="--results $SCRATCH/r --no-progress"
 for t in 1 2; do
     CMDLINE="gridcensus latin census --orders 7 --threads $t"
-    measure "latin census order 7, $t thread(s)" '' $BIN latin census --orders 7 --threads $t $R
+    measure "latin census order 7 on $t thread(s)" '' $BIN latin census --orders 7 --threads $t $R
 done
 for t in 2 1; do
     CMDLINE="gridcensus latin census --orders 8 --threads $t"
-    measure "latin census order 8, $t thread(s)" '' $BIN latin census --orders 8 --threads $t $R
+    measure "latin census order 8 on $t thread(s)" '' $BIN latin census --orders 8 --threads $t $R
 done
 CMDLINE="gridcensus calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3"
 measure "calcudoku uniqueness decision 7x7 largest cage 4" 's/^[0-9]x[0-9] cage [^ ]* [a-z]* *\([0-9]*\) *\([0-9]*\) *[0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\).*/CPU per decision: median \3 us p90 \4 us p99 \5 us max \6 us (\2 of \1 unique)/p' \
@@ -51,7 +51,7 @@ measure "calcudoku uniqueness decision 9x9 largest cage 4" 's/^[0-9]x[0-9] cage 
 CMDLINE="gridcensus numbrix census --max-side 12 --walk-max-cells 49"
 measure "numbrix census to 12x12 (walk to 49 cells)" '' $BIN numbrix census --max-side 12 --walk-max-cells 49 $R
 CMDLINE="gridcensus latin estimate --orders 9 --units 4000"
-measure "latin estimate order 9, 4000 units" 's/.*\(reduced squares [^;]*\).*/\1/p' $BIN latin estimate --orders 9 --units 4000 $R
+measure "latin estimate order 9 with 4000 units" 's/.*\(reduced squares [^;]*\).*/\1/p' $BIN latin estimate --orders 9 --units 4000 $R
 CMDLINE="gridcensus numbrix census --max-side 14 --walk-max-cells 0"
 measure "numbrix frontier counter to 14x14" '' $BIN numbrix census --max-side 14 --walk-max-cells 0 $R
 CMDLINE="gridcensus kakurasu census --sizes 5"
