@@ -5,8 +5,8 @@
 //! the default search policy and with the probe rung at every node.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::calcudoku::generate::seeded_board;
-use gridcensus::calcudoku::solver::{ALL_RUNGS, Ctx, Rungs, State, ladder};
 use gridcensus::calcudoku::solver::SearchPolicy;
+use gridcensus::calcudoku::solver::{ALL_RUNGS, Ctx, Rungs, State, ladder};
 use gridcensus::calcudoku::{Board, solve, solve_with, verify_count};
 use std::hint::black_box;
 use std::time::Duration;

@@ -153,7 +153,11 @@ pub fn usage_line(e: &clap::Error) -> String {
         }
     }
     if problem.is_empty() {
-        problem = text.lines().next().unwrap_or("invalid arguments").to_string();
+        problem = text
+            .lines()
+            .next()
+            .unwrap_or("invalid arguments")
+            .to_string();
     }
     if usage.is_empty() {
         format!("{problem} (see --help)")
@@ -166,7 +170,9 @@ pub fn usage_line(e: &clap::Error) -> String {
 fn plan(args: PlanArgs) -> Result<()> {
     use clap::CommandFactory;
     if !(args.shard_hours > 0.0 && args.shard_hours.is_finite()) {
-        return Err(input_error("--shard-hours must be a positive number of hours"));
+        return Err(input_error(
+            "--shard-hours must be a positive number of hours",
+        ));
     }
     let mut argv = vec!["gridcensus".to_string()];
     argv.extend(args.job.iter().cloned());
@@ -190,13 +196,21 @@ fn plan(args: PlanArgs) -> Result<()> {
     }
     // Planning goes through the one-shard path of the job, so a command that would run several
     // jobs in sequence (several orders or sizes) is refused with its own one-line message.
-    if !args.job.iter().any(|a| a == "--shard" || a.starts_with("--shard=")) {
+    if !args
+        .job
+        .iter()
+        .any(|a| a == "--shard" || a.starts_with("--shard="))
+    {
         argv.push("--shard".into());
         argv.push("0/1".into());
     }
     let job_cli = Cli::try_parse_from(&argv).map_err(|e| {
         let text = e.to_string();
-        let first = text.lines().next().unwrap_or("").trim_start_matches("error: ");
+        let first = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("error: ");
         input_error(format!("plan: {first}"))
     })?;
     let cores = args.cores.unwrap_or_else(|| {

@@ -350,7 +350,10 @@ fn unsigned_text_gives_the_hidden_board() {
         let u = Board::parse(&b.unsigned_text(), false).unwrap();
         assert!(!u.hide_signs && (0..u.cages.len()).all(|i| u.cage_hidden(i)));
         assert_eq!(verify_count(&b, 50).0, verify_count(&u, 50).0);
-        assert_eq!(solve(&b, Rungs::ALL, 50, 1_000_000).count, solve(&u, Rungs::ALL, 50, 1_000_000).count);
+        assert_eq!(
+            solve(&b, Rungs::ALL, 50, 1_000_000).count,
+            solve(&u, Rungs::ALL, 50, 1_000_000).count
+        );
     }
 }
 
@@ -375,7 +378,10 @@ fn keen_ids_round_trip() {
     let id = to_id(&b).unwrap();
     let desc = id.split_once(':').unwrap().1;
     for p in ["6dn", "6dxm", "6"] {
-        assert_eq!(parse_id(&format!("{p}:{desc}")).unwrap().cages.len(), b.cages.len());
+        assert_eq!(
+            parse_id(&format!("{p}:{desc}")).unwrap().cages.len(),
+            b.cages.len()
+        );
     }
     assert!(parse_id(&format!("6dq:{desc}")).is_err());
     assert!(parse_id(&format!("7:{desc}")).is_err());
@@ -402,14 +408,39 @@ fn keen_id_of_a_known_board() {
 #[test]
 fn generate_keen_options() {
     let run = |args: &[&str]| {
-        let out = bin().args(["calcudoku", "generate"]).args(args).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = bin()
+            .args(["calcudoku", "generate"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
-    let t = run(&["--order", "6", "--max-cage", "4", "--no-singletons", "--mul-only", "--seed", "3"]);
+    let t = run(&[
+        "--order",
+        "6",
+        "--max-cage",
+        "4",
+        "--no-singletons",
+        "--mul-only",
+        "--seed",
+        "3",
+    ]);
     let b = Board::parse(&t, false).unwrap();
-    assert!(b.cages.iter().all(|c| c.cells.len() >= 2 && c.cells.len() <= 4));
-    assert!(b.cages.iter().all(|c| c.op == gridcensus::calcudoku::Op::Mul));
+    assert!(
+        b.cages
+            .iter()
+            .all(|c| c.cells.len() >= 2 && c.cells.len() <= 4)
+    );
+    assert!(
+        b.cages
+            .iter()
+            .all(|c| c.op == gridcensus::calcudoku::Op::Mul)
+    );
     let t = run(&["--order", "5", "--grade", "single", "--seed", "2"]);
     let b = Board::parse(&t, false).unwrap();
     let o = solve(&b, Rungs::ALL, 2, 1_000_000);
@@ -430,23 +461,54 @@ fn generate_keen_options() {
 fn time_takes_lists_and_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()
-        .args(["calcudoku", "time", "--orders", "4,5", "--max-cages", "3", "--boards", "20",
-               "--signs", "both", "--tail-out"])
+        .args([
+            "calcudoku",
+            "time",
+            "--orders",
+            "4,5",
+            "--max-cages",
+            "3",
+            "--boards",
+            "20",
+            "--signs",
+            "both",
+            "--tail-out",
+        ])
         .arg(dir.path())
         .args(["--tail-count", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let s = String::from_utf8(out.stdout).unwrap();
-    for set in ["4x4 cage 1-3 shown", "4x4 cage 1-3 hidden", "5x5 cage 1-3 shown", "5x5 cage 1-3 hidden"] {
+    for set in [
+        "4x4 cage 1-3 shown",
+        "4x4 cage 1-3 hidden",
+        "5x5 cage 1-3 shown",
+        "5x5 cage 1-3 hidden",
+    ] {
         assert!(s.contains(set), "{s}");
     }
     let saved = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(saved, 8);
-    let out = bin().args(["calcudoku", "time"]).arg(dir.path()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin()
+        .args(["calcudoku", "time"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8(out.stdout).unwrap().contains("8 file(s)"));
-    let out = bin().args(["calcudoku", "time", "--node-cap", "0"]).output().unwrap();
+    let out = bin()
+        .args(["calcudoku", "time", "--node-cap", "0"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -454,8 +516,8 @@ fn time_takes_lists_and_files() {
 /// by probing at every node, and both answers are solutions by the independent verifier.
 #[test]
 fn tail_boards_decide_alike_under_both_policies() {
-    use gridcensus::calcudoku::solver::SearchPolicy;
     use gridcensus::calcudoku::solve_with;
+    use gridcensus::calcudoku::solver::SearchPolicy;
     use gridcensus::calcudoku::verify::verify_grid;
     let mut seen = 0;
     for entry in std::fs::read_dir("examples/calcudoku/tail").unwrap() {

@@ -5,9 +5,9 @@
 //! the square the board was cut from. Plus: every rung fires.
 
 use gridcensus::calcudoku::generate::seeded_board;
-use gridcensus::calcudoku::{Board, Op};
 use gridcensus::calcudoku::solver::{ALL_RUNGS, Ctx, Rung, Rungs, State, ladder};
 use gridcensus::calcudoku::verify_count;
+use gridcensus::calcudoku::{Board, Op};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -35,7 +35,10 @@ fn board_in_mode(seed: u64, n: usize, max_cage: usize, mode: Mode) -> (Board, Ve
             c.op = Op::Any;
         }
     }
-    (Board::new(n, cages, false).expect("mixed board is valid"), square)
+    (
+        Board::new(n, cages, false).expect("mixed board is valid"),
+        square,
+    )
 }
 
 fn mode_of(k: u8) -> Mode {

@@ -36,7 +36,11 @@ fn every_option_and_subcommand_has_help_text() {
     cmd.clone().debug_assert();
     let mut missing = Vec::new();
     walk(&cmd, "gridcensus", &mut missing);
-    assert!(missing.is_empty(), "options without help text:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "options without help text:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -49,7 +53,10 @@ fn a_usage_error_is_one_line_with_exit_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.starts_with("gridcensus: error: "), "{err}");
-    assert!(err.contains("--no-such-flag") && err.contains("usage:"), "{err}");
+    assert!(
+        err.contains("--no-such-flag") && err.contains("usage:"),
+        "{err}"
+    );
 }
 
 #[test]

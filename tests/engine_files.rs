@@ -24,7 +24,15 @@ fn err(out: &Output) -> String {
 }
 
 fn census(dir: &Path, orders: &str, extra: &[&str]) -> Output {
-    let mut a = vec!["latin", "census", "--orders", orders, "--no-progress", "--results", p(dir)];
+    let mut a = vec![
+        "latin",
+        "census",
+        "--orders",
+        orders,
+        "--no-progress",
+        "--results",
+        p(dir),
+    ];
     a.extend_from_slice(extra);
     gc(&a)
 }
@@ -70,7 +78,11 @@ fn a_doctored_partial_is_caught_at_merge_by_its_checksum() {
         let mut i = 0;
         let mut seen_numbers = 0;
         while i < bytes.len() {
-            if !changed && bytes[i].is_ascii_digit() && i > 0 && (bytes[i - 1] == ',' || bytes[i - 1] == '[') {
+            if !changed
+                && bytes[i].is_ascii_digit()
+                && i > 0
+                && (bytes[i - 1] == ',' || bytes[i - 1] == '[')
+            {
                 let start = i;
                 while i < bytes.len() && bytes[i].is_ascii_digit() {
                     i += 1;
@@ -107,9 +119,20 @@ fn a_doctored_partial_is_caught_at_merge_by_its_checksum() {
 #[test]
 fn merge_names_the_real_problem() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(census(dir.path(), "5", &["--shard", "0/2"]).status.success());
+    assert!(
+        census(dir.path(), "5", &["--shard", "0/2"])
+            .status
+            .success()
+    );
     let kak = gc(&[
-        "kakurasu", "census", "--sizes", "3", "--no-progress", "--shard", "0/2", "--results",
+        "kakurasu",
+        "census",
+        "--sizes",
+        "3",
+        "--no-progress",
+        "--shard",
+        "0/2",
+        "--results",
         p(dir.path()),
     ]);
     assert!(kak.status.success(), "{}", err(&kak));
@@ -142,19 +165,30 @@ fn a_foreign_or_unreadable_manifest_is_refused_and_nothing_is_written() {
     // With the explicit flag it is replaced.
     let out = census(dir.path(), "4", &["--replace-manifest"]);
     assert!(out.status.success(), "{}", err(&out));
-    assert!(std::fs::read_to_string(&m).unwrap().contains("latin-census"));
+    assert!(
+        std::fs::read_to_string(&m)
+            .unwrap()
+            .contains("latin-census")
+    );
 }
 
 #[test]
 fn a_run_with_the_same_bytes_leaves_result_and_manifest_untouched() {
     let dir = tempfile::tempdir().unwrap();
     assert!(census(dir.path(), "1-5", &[]).status.success());
-    let files = ["latin_census.csv", "latin_census.csv.manifest.json", "latin_census_summary.csv"];
+    let files = [
+        "latin_census.csv",
+        "latin_census.csv.manifest.json",
+        "latin_census_summary.csv",
+    ];
     let before: Vec<(Vec<u8>, std::time::SystemTime)> = files
         .iter()
         .map(|f| {
             let path = dir.path().join(f);
-            (std::fs::read(&path).unwrap(), std::fs::metadata(&path).unwrap().modified().unwrap())
+            (
+                std::fs::read(&path).unwrap(),
+                std::fs::metadata(&path).unwrap().modified().unwrap(),
+            )
         })
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(20));
@@ -164,7 +198,11 @@ fn a_run_with_the_same_bytes_leaves_result_and_manifest_untouched() {
     for (f, (bytes, mtime)) in files.iter().zip(before) {
         let path = dir.path().join(f);
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{f}");
-        assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), mtime, "{f}");
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            mtime,
+            "{f}"
+        );
     }
 }
 
@@ -174,7 +212,15 @@ fn a_write_killed_between_two_sibling_files_is_completed_and_leaves_no_temp_file
     assert!(census(dir.path(), "1-4", &[]).status.success());
     // Die after the group's temp files and commit record are written, before any rename.
     let out = gc_env(
-        &["latin", "census", "--orders", "5", "--no-progress", "--results", p(dir.path())],
+        &[
+            "latin",
+            "census",
+            "--orders",
+            "5",
+            "--no-progress",
+            "--results",
+            p(dir.path()),
+        ],
         "GRIDCENSUS_TEST_DIE_IN_GROUP",
         "1",
     );
@@ -188,8 +234,14 @@ fn a_write_killed_between_two_sibling_files_is_completed_and_leaves_no_temp_file
     assert!(out.status.success(), "{}", err(&out));
     let census_text = std::fs::read_to_string(dir.path().join("latin_census.csv")).unwrap();
     let summary = std::fs::read_to_string(dir.path().join("latin_census_summary.csv")).unwrap();
-    assert!(census_text.lines().any(|l| l.starts_with("5,")), "census completed");
-    assert!(summary.lines().any(|l| l.starts_with("5,")), "summary completed with it");
+    assert!(
+        census_text.lines().any(|l| l.starts_with("5,")),
+        "census completed"
+    );
+    assert!(
+        summary.lines().any(|l| l.starts_with("5,")),
+        "summary completed with it"
+    );
     let left: Vec<String> = names(dir.path())
         .into_iter()
         .filter(|n| n.starts_with(".tmp-") || n.starts_with(".commit-"))
@@ -213,8 +265,13 @@ fn resuming_a_shard_while_another_split_is_unfinished_is_refused() {
     let out = census(dir.path(), "7", &["--shard", "0/2"]);
     assert!(out.status.success(), "{}", err(&out));
     let part = partials(dir.path()).pop().unwrap();
-    let spec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&part).unwrap()).unwrap();
-    let name = part.file_name().unwrap().to_string_lossy().replace("-shard-0-of-2.json", ".jsonl");
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&part).unwrap()).unwrap();
+    let name = part
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace("-shard-0-of-2.json", ".jsonl");
     let header = serde_json::json!({
         "format": "gridcensus-journal/1",
         "spec": spec["spec"],
@@ -222,8 +279,16 @@ fn resuming_a_shard_while_another_split_is_unfinished_is_refused() {
         "units_total": spec["units_total"],
     });
     std::fs::create_dir_all(dir.path().join(".journal")).unwrap();
-    std::fs::write(dir.path().join(".journal").join(&name), format!("{header}\n")).unwrap();
+    std::fs::write(
+        dir.path().join(".journal").join(&name),
+        format!("{header}\n"),
+    )
+    .unwrap();
     let out = census(dir.path(), "7", &["--shard", "1/2", "--resume"]);
     assert_eq!(out.status.code(), Some(2), "{}", err(&out));
-    assert!(err(&out).contains("splits this job differently"), "{}", err(&out));
+    assert!(
+        err(&out).contains("splits this job differently"),
+        "{}",
+        err(&out)
+    );
 }

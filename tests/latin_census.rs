@@ -202,10 +202,18 @@ fn census_kernels_agree_unit_by_unit() {
             };
             let s = scalar.run_unit(unit).unwrap();
             if simd {
-                assert_eq!(s, auto.run_unit(unit).unwrap(), "scalar vs SIMD, n={n} unit {i}");
+                assert_eq!(
+                    s,
+                    auto.run_unit(unit).unwrap(),
+                    "scalar vs SIMD, n={n} unit {i}"
+                );
             }
             let (rows, w) = &wide[i as usize];
-            assert_eq!(s, wide_unit_histogram(n, rows, *w), "census vs wide, n={n} unit {i}");
+            assert_eq!(
+                s,
+                wide_unit_histogram(n, rows, *w),
+                "census vs wide, n={n} unit {i}"
+            );
         }
     }
 }

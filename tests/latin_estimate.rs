@@ -72,17 +72,37 @@ fn same_bytes_at_1_and_2_threads_and_bad_input_exits_2() {
     let b = tempfile::tempdir().unwrap();
     for (dir, t) in [(&a, "1"), (&b, "2")] {
         let out = gc(&[
-            "latin", "estimate", "--orders", "8", "--units", "60", "--threads", t, "--results",
-            dir.path().to_str().unwrap(), "--no-progress",
+            "latin",
+            "estimate",
+            "--orders",
+            "8",
+            "--units",
+            "60",
+            "--threads",
+            t,
+            "--results",
+            dir.path().to_str().unwrap(),
+            "--no-progress",
         ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let read = |d: &tempfile::TempDir| std::fs::read(d.path().join("latin_estimate.csv")).unwrap();
     assert_eq!(read(&a), read(&b));
     // A second order keeps the first order's rows (keyed table).
     let out = gc(&[
-        "latin", "estimate", "--orders", "7", "--units", "30", "--results",
-        a.path().to_str().unwrap(), "--no-progress",
+        "latin",
+        "estimate",
+        "--orders",
+        "7",
+        "--units",
+        "30",
+        "--results",
+        a.path().to_str().unwrap(),
+        "--no-progress",
     ]);
     assert!(out.status.success());
     let text = String::from_utf8(read(&a)).unwrap();
@@ -98,10 +118,23 @@ fn same_bytes_at_1_and_2_threads_and_bad_input_exits_2() {
         let mut args = vec!["latin", "estimate", "--results", b.path().to_str().unwrap()];
         args.extend(bad.iter());
         let out = gc(&args);
-        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1, "{bad:?}");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim().lines().count(),
+            1,
+            "{bad:?}"
+        );
     }
-    assert_eq!(read(&b), before, "a refused run leaves the result untouched");
+    assert_eq!(
+        read(&b),
+        before,
+        "a refused run leaves the result untouched"
+    );
 }
 
 #[test]

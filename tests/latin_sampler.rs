@@ -427,7 +427,11 @@ fn chi_square_hist(h: &Histogram, probs: &[f64]) -> (f64, f64) {
         }
     }
     // Counts where the census has none would be a hard failure.
-    assert!(h.0.iter().enumerate().all(|(k, &c)| c == 0 || probs.get(k).is_some_and(|&p| p > 0.0)));
+    assert!(
+        h.0.iter()
+            .enumerate()
+            .all(|(k, &c)| c == 0 || probs.get(k).is_some_and(|&p| p > 0.0))
+    );
     if pool_e > 0.0 {
         stat += (pool_o - pool_e).powi(2) / pool_e;
         df += 1.0;
@@ -461,7 +465,10 @@ fn fixed_time_and_thinned_readers_match_the_census_at_orders_5_and_6() {
         )
         .unwrap();
         let (chi, df) = chi_square_hist(&f.hist, d.probs());
-        assert!(chi < df + 6.0 * (2.0 * df).sqrt(), "n={n} fixed-time: chi-square {chi:.1} on {df} df");
+        assert!(
+            chi < df + 6.0 * (2.0 * df).sqrt(),
+            "n={n} fixed-time: chi-square {chi:.1} on {df} df"
+        );
         // Thinned, k = n² proper states apart, 20 independent chains of 300 draws.
         let var: f64 = d
             .probs()
@@ -484,7 +491,14 @@ fn fixed_time_and_thinned_readers_match_the_census_at_orders_5_and_6() {
                 &mut r,
             )
             .unwrap();
-            let m: f64 = t.hist.0.iter().enumerate().map(|(k, &c)| k as f64 * c as f64).sum::<f64>() / 300.0;
+            let m: f64 = t
+                .hist
+                .0
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| k as f64 * c as f64)
+                .sum::<f64>()
+                / 300.0;
             means.push(m);
             for (k, &c) in t.hist.0.iter().enumerate() {
                 pooled.add(k, c);
@@ -494,7 +508,11 @@ fn fixed_time_and_thinned_readers_match_the_census_at_orders_5_and_6() {
         let s2 = means.iter().map(|m| (m - gm).powi(2)).sum::<f64>() / 19.0;
         let se = (s2 / 20.0).sqrt();
         let z = (gm - d.mean()) / se;
-        assert!(z.abs() < 4.0, "n={n} thinned: mean {gm:.3} vs {:.3}, z = {z:.2}", d.mean());
+        assert!(
+            z.abs() < 4.0,
+            "n={n} thinned: mean {gm:.3} vs {:.3}, z = {z:.2}",
+            d.mean()
+        );
         // Chi-square deflated by the batch-means inflation factor τ = 300·s²/σ² (≥ 1 only).
         let tau = (300.0 * s2 / var).max(1.0);
         let (chi, df) = chi_square_hist(&pooled, d.probs());

@@ -68,7 +68,11 @@ fn bad_input_is_one_line_exit_2() {
     assert_input_error(p, &with(&["--draws", "0"]), "--draws");
     assert_input_error(p, &with(&["--floor-sims", "0"]), "--floor-sims");
     assert_input_error(p, &with(&["--orders", "3"]), "outside");
-    assert_input_error(p, &with(&["--orders", "9"]), "outside the sampler study's orders 4 to 8");
+    assert_input_error(
+        p,
+        &with(&["--orders", "9"]),
+        "outside the sampler study's orders 4 to 8",
+    );
     assert_input_error(p, &with(&["--samplers", "magic"]), "unknown sampler");
     assert_input_error(p, &with(&["--moves", "ten"]), "not a number");
     // An order missing from the census file: a clear error, before any work.
@@ -245,18 +249,36 @@ fn report_section_reads_the_csv() {
     };
     // Orders 4, 5, 7, 8 are absent from this small run: the presence check fails naming them.
     let present = check("orders 4–8 present");
-    assert!(!present.ok && present.detail.contains("order 4") && !present.detail.contains("order 6"));
+    assert!(
+        !present.ok && present.detail.contains("order 4") && !present.detail.contains("order 6")
+    );
     // Naive backtracking at order 6 is far outside the floor even with 4,000 draws.
     assert!(check("order 6: naive outside").ok);
     let wfp = check("wait-for-proper T=216");
-    assert!(!wfp.is_check(), "the write-up's finding is a finding, not a check");
+    assert!(
+        !wfp.is_check(),
+        "the write-up's finding is a finding, not a check"
+    );
     assert!(wfp.detail.contains("reproduces"), "{}", wfp.detail);
     // Keyed table: a run of another order keeps order 6's rows.
     let out = run(
         d.path(),
-        &["--orders", "5", "--draws", "300", "--floor-sims", "3", "--samplers", "naive,exact"],
+        &[
+            "--orders",
+            "5",
+            "--draws",
+            "300",
+            "--floor-sims",
+            "3",
+            "--samplers",
+            "naive,exact",
+        ],
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(d.path().join("latin_samplers.csv")).unwrap();
     assert!(text.lines().any(|l| l.starts_with("5,naive")));
     assert!(text.lines().any(|l| l.starts_with("6,fixed-time")));

@@ -20,14 +20,27 @@ fn paths_are_the_engines_default_shard_files() {
     let dir = tempfile::tempdir().unwrap();
     let res = dir.path().join("r");
     let res_s = res.to_str().unwrap();
-    let (code, out, err) = plan(&["--paths", "3", "--", "latin", "census", "--orders", "6", "--results", res_s]);
+    let (code, out, err) = plan(&[
+        "--paths",
+        "3",
+        "--",
+        "latin",
+        "census",
+        "--orders",
+        "6",
+        "--results",
+        res_s,
+    ]);
     assert_eq!(code, 0, "{err}");
     let job = gridcensus::latin::census::CensusJob::new(6).unwrap();
     let spec = job.spec();
     let digest = spec.digest();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0], format!("job latin-census {digest} {}", job.unit_count()));
+    assert_eq!(
+        lines[0],
+        format!("job latin-census {digest} {}", job.unit_count())
+    );
     for i in 0..3 {
         assert_eq!(
             lines[1 + i],
@@ -44,13 +57,27 @@ fn timed_plan_reports_units_and_a_suggestion_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let res = dir.path().join("r");
     let (code, out, err) = plan(&[
-        "--sample", "5", "--cores", "4", "--", "latin", "census", "--orders", "6", "--results",
+        "--sample",
+        "5",
+        "--cores",
+        "4",
+        "--",
+        "latin",
+        "census",
+        "--orders",
+        "6",
+        "--results",
         res.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let units = gridcensus::latin::census::CensusJob::new(6).unwrap().unit_count();
+    let units = gridcensus::latin::census::CensusJob::new(6)
+        .unwrap()
+        .unit_count();
     assert!(out.contains(&format!("units:       {units}\n")), "{out}");
-    assert!(out.contains(&format!("sample:      5 of {units} units")), "{out}");
+    assert!(
+        out.contains(&format!("sample:      5 of {units} units")),
+        "{out}"
+    );
     // A tiny job: one shard per core.
     assert!(out.contains("suggestion:  --shards 4 for 4 cores"), "{out}");
     assert!(!res.exists(), "plan must write nothing");
@@ -58,10 +85,25 @@ fn timed_plan_reports_units_and_a_suggestion_and_writes_nothing() {
 
 #[test]
 fn a_sample_of_every_unit_has_no_sampling_error() {
-    let (code, out, err) = plan(&["--sample", "1000", "--", "latin", "census", "--orders", "4", "--results", "/nonexistent/r"]);
+    let (code, out, err) = plan(&[
+        "--sample",
+        "1000",
+        "--",
+        "latin",
+        "census",
+        "--orders",
+        "4",
+        "--results",
+        "/nonexistent/r",
+    ]);
     assert_eq!(code, 0, "{err}");
-    let units = gridcensus::latin::census::CensusJob::new(4).unwrap().unit_count();
-    assert!(out.contains(&format!("sample:      {units} of {units} units")), "{out}");
+    let units = gridcensus::latin::census::CensusJob::new(4)
+        .unwrap()
+        .unit_count();
+    assert!(
+        out.contains(&format!("sample:      {units} of {units} units")),
+        "{out}"
+    );
     assert!(out.contains("standard error 0.000000 s"), "{out}");
 }
 
@@ -86,12 +128,33 @@ fn refuses_what_it_cannot_plan() {
 
 #[test]
 fn kakurasu_and_calcudoku_jobs_plan_too() {
-    let (code, out, err) = plan(&["--sample", "2", "--", "kakurasu", "census", "--sizes", "5", "--results", "/nonexistent/r"]);
+    let (code, out, err) = plan(&[
+        "--sample",
+        "2",
+        "--",
+        "kakurasu",
+        "census",
+        "--sizes",
+        "5",
+        "--results",
+        "/nonexistent/r",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("job:         kakurasu-census"), "{out}");
     let (code, out, err) = plan(&[
-        "--paths", "2", "--", "calcudoku", "agree", "--orders", "4", "--max-cages", "2", "--boards", "10",
-        "--results", "/nonexistent/r",
+        "--paths",
+        "2",
+        "--",
+        "calcudoku",
+        "agree",
+        "--orders",
+        "4",
+        "--max-cages",
+        "2",
+        "--boards",
+        "10",
+        "--results",
+        "/nonexistent/r",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("job calcudoku-agree "), "{out}");

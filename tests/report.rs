@@ -78,12 +78,13 @@ fn a_missing_result_file_fails_the_report() {
 /// The committed result CSVs (timing side files included: they are held to their manifests'
 /// digests like every result; `perf.csv` is a measurement log, not a result).
 fn result_csvs() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("results"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".csv") && n != "perf.csv")
-        .collect();
+    let mut v: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("results"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".csv") && n != "perf.csv")
+            .collect();
     v.sort();
     v
 }
@@ -95,7 +96,10 @@ fn the_committed_results_pass_and_the_headline_counts_only_checks() {
     let (code, stderr) = report(dir.path());
     assert_eq!(code, 0, "{stderr}");
     let md = std::fs::read_to_string(dir.path().join("REPORT.md")).unwrap();
-    let head = md.lines().find(|l| l.starts_with("**") && l.contains("checks")).unwrap();
+    let head = md
+        .lines()
+        .find(|l| l.starts_with("**") && l.contains("checks"))
+        .unwrap();
     // "**N checks, N passed, 0 failed; M findings.**": the table rows add up to the headline.
     let nums: Vec<usize> = head
         .split(|c: char| !c.is_ascii_digit())
@@ -151,14 +155,23 @@ fn a_partial_results_directory_checks_what_is_there_and_names_what_is_absent() {
     }
     let (code, stderr) = report_with(dir.path(), &[]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("absent") && stderr.contains("Kakurasu"), "{stderr}");
-    assert!(stderr.contains(&dir.path().join("REPORT.md").display().to_string()), "{stderr}");
+    assert!(
+        stderr.contains("absent") && stderr.contains("Kakurasu"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&dir.path().join("REPORT.md").display().to_string()),
+        "{stderr}"
+    );
     let md = std::fs::read_to_string(dir.path().join("REPORT.md")).unwrap();
     assert!(md.contains("A000315"), "the present family is checked");
     // With --complete an absent family fails, and the message names the real directory.
     let (code, stderr) = report_with(dir.path(), &["--complete"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains(&dir.path().display().to_string()), "{stderr}");
+    assert!(
+        stderr.contains(&dir.path().display().to_string()),
+        "{stderr}"
+    );
 }
 
 #[test]

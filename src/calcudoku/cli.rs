@@ -2,11 +2,11 @@
 
 use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv};
 use super::board::{Board, grid_text};
-use super::certificate::certified_flips;
 use super::board::{MAX_CAGE, MAX_ORDER, MIN_ORDER};
+use super::certificate::certified_flips;
 use super::solver::{ALL_RUNGS, Count, Grade, HintEnd, Rung, Rungs, SearchPolicy, hints, solve};
-use crate::engine::cli::{DEFAULT_NODE_CAP, DEFAULT_SEED, parse_int_list};
 use crate::engine::Records;
+use crate::engine::cli::{DEFAULT_NODE_CAP, DEFAULT_SEED, parse_int_list};
 use crate::engine::cli::{EngineArgs, execute, write_result};
 use crate::error::input_error;
 use anyhow::Result;
@@ -482,7 +482,11 @@ fn cmd_generate(
     let keen = match g.format.as_str() {
         "text" => false,
         "keen" => true,
-        f => return Err(input_error(format!("--format: unknown format '{f}' (text, keen)"))),
+        f => {
+            return Err(input_error(format!(
+                "--format: unknown format '{f}' (text, keen)"
+            )));
+        }
     };
     let want = g.grade.as_deref().map(parse_grade).transpose()?;
     let keen_options = want.is_some() || g.opts.no_singletons || g.opts.mul_only;
@@ -516,7 +520,10 @@ fn cmd_generate(
             flags.push_str(" --mul-only");
         }
         eprintln!("calcudoku generate: draw {draws}, grade {grade}");
-        (board, format!("filter with Keen's options: draw {draws}, grade {grade}"))
+        (
+            board,
+            format!("filter with Keen's options: draw {draws}, grade {grade}"),
+        )
     } else {
         flags.push_str(&format!(" --method {}", method.name()));
         super::repair::generate_seeded(order, max_cage, method, node_cap, seed)?
@@ -556,17 +563,17 @@ struct TimeArgs {
 fn parse_probe_depth(s: &str) -> Result<SearchPolicy> {
     let probe_depth = match s.trim() {
         "all" => u32::MAX,
-        t => t.parse().map_err(|_| {
-            input_error(format!(
-                "--probe-depth: '{t}' is not a number or 'all'"
-            ))
-        })?,
+        t => t
+            .parse()
+            .map_err(|_| input_error(format!("--probe-depth: '{t}' is not a number or 'all'")))?,
     };
     Ok(SearchPolicy { probe_depth })
 }
 
 fn cmd_time(a: TimeArgs) -> Result<()> {
-    use super::timing::{TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set};
+    use super::timing::{
+        TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set,
+    };
     let rungs = Rungs::parse(&a.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
     let policy = parse_probe_depth(&a.probe_depth)?;
     check_node_cap(a.node_cap)?;
@@ -590,7 +597,9 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
             for &m in &cages {
                 for &h in hides {
                     if a.no_singletons && m < 2 {
-                        return Err(input_error("--no-singletons needs largest cages of 2 or more"));
+                        return Err(input_error(
+                            "--no-singletons needs largest cages of 2 or more",
+                        ));
                     }
                     sets.push(random_set(n, m, a.no_singletons, a.boards, a.seed, h));
                 }

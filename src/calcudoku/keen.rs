@@ -51,7 +51,9 @@ pub fn parse_id(id: &str) -> Result<Board> {
     let bad = |why: &str| input_error(format!("Keen game ID: {why}"));
     let (params, desc) = id.split_once(':').ok_or_else(|| bad("expected 'W:DESC'"))?;
     let digits: String = params.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let w: usize = digits.parse().map_err(|_| bad("the size W is not a number"))?;
+    let w: usize = digits
+        .parse()
+        .map_err(|_| bad("the size W is not a number"))?;
     if !(MIN_ORDER..=MAX_ORDER).contains(&w) {
         return Err(bad(&format!(
             "size {w} is out of range {MIN_ORDER}..={MAX_ORDER}"
@@ -161,10 +163,7 @@ pub fn parse_id(id: &str) -> Result<Board> {
                 return Err(bad("subtraction and division cages must have two cells"));
             }
             _ => {
-                return Err(bad(&format!(
-                    "unknown clue type '{}'",
-                    letter as char
-                )));
+                return Err(bad(&format!("unknown clue type '{}'", letter as char)));
             }
         };
         cages.push(Cage {

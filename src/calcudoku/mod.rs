@@ -20,7 +20,7 @@ pub use certificate::{Flip, certified_flips};
 pub use solver::{Count, Grade, Outcome, Rung, Rungs, SearchPolicy, solve, solve_with};
 pub use verify::verify_count;
 pub mod agree;
-pub mod repair;
 pub mod bank;
 pub mod pricing;
+pub mod repair;
 pub mod report_bank;

@@ -64,7 +64,10 @@ pub fn recover_dir(dir: &Path) -> Result<()> {
                 let t = dir.join(tmp);
                 if t.exists() {
                     std::fs::rename(&t, dir.join(fin)).with_context(|| {
-                        format!("cannot complete an interrupted write of {}", dir.join(fin).display())
+                        format!(
+                            "cannot complete an interrupted write of {}",
+                            dir.join(fin).display()
+                        )
                     })?;
                 }
             }
@@ -73,7 +76,10 @@ pub fn recover_dir(dir: &Path) -> Result<()> {
     }
     // Remove temp files of dead processes.
     for name in names.iter().filter(|n| n.starts_with(".tmp-")) {
-        let pid = name[5..].split('-').next().and_then(|p| p.parse::<u32>().ok());
+        let pid = name[5..]
+            .split('-')
+            .next()
+            .and_then(|p| p.parse::<u32>().ok());
         match pid {
             Some(p) if alive(p) => {}
             _ => {
@@ -149,7 +155,9 @@ pub fn write_atomic_group(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
             path.file_name().unwrap().to_string_lossy().into_owned(),
         ));
     }
-    let rec = serde_json::to_string(&CommitRecord { renames: renames.clone() })?;
+    let rec = serde_json::to_string(&CommitRecord {
+        renames: renames.clone(),
+    })?;
     let rec_tmp = write_temp(&dir, &dir.join("commit record"), rec.as_bytes())?;
     let rec_path = dir.join(format!("{COMMIT_PREFIX}{}-group", std::process::id()));
     std::fs::rename(&rec_tmp, &rec_path)
@@ -159,8 +167,9 @@ pub fn write_atomic_group(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
         std::process::abort();
     }
     for (tmp, fin) in &renames {
-        std::fs::rename(dir.join(tmp), dir.join(fin))
-            .with_context(|| format!("cannot rename a temp file onto {}", dir.join(fin).display()))?;
+        std::fs::rename(dir.join(tmp), dir.join(fin)).with_context(|| {
+            format!("cannot rename a temp file onto {}", dir.join(fin).display())
+        })?;
     }
     std::fs::remove_file(&rec_path).ok();
     Ok(())

@@ -115,14 +115,21 @@ pub fn read_partial_file<P: Partial>(path: &Path) -> Result<PartialFile<P>> {
         ))
     })?;
     let raw: RawPartialFile = serde_json::from_str(&text).map_err(|e| {
-        input_error(format!("corrupt or truncated partial file {}: {e}", path.display()))
+        input_error(format!(
+            "corrupt or truncated partial file {}: {e}",
+            path.display()
+        ))
     })?;
     let sum = fnv64(raw.units.get().as_bytes());
     if f.checksum != sum {
         bail!(input_error(format!(
             "partial file {} fails its checksum (recorded {}, payload {sum}): it was altered or corrupted after it was written; rerun that shard",
             path.display(),
-            if f.checksum.is_empty() { "none" } else { &f.checksum }
+            if f.checksum.is_empty() {
+                "none"
+            } else {
+                &f.checksum
+            }
         )));
     }
     Ok(f)

@@ -32,12 +32,7 @@ pub enum LatinCmd {
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
 pub fn parse_orders(s: &str) -> Result<Vec<usize>> {
-    crate::engine::cli::parse_int_list(
-        "--orders",
-        s,
-        1,
-        super::wide_census::WIDE_CENSUS_MAX_ORDER,
-    )
+    crate::engine::cli::parse_int_list("--orders", s, 1, super::wide_census::WIDE_CENSUS_MAX_ORDER)
 }
 
 pub fn run(cmd: LatinCmd) -> Result<()> {

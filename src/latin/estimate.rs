@@ -269,7 +269,12 @@ pub struct Estimate {
 
 /// Stratified estimates: `draws` may come in any stratum order; `weights[t]` = N(type t).
 pub fn combine(n: usize, weights: &[u64], draws: &[UnitDraw]) -> Estimate {
-    let kmax = draws.iter().map(|d| d.counts.len()).max().unwrap_or(1).max(1);
+    let kmax = draws
+        .iter()
+        .map(|d| d.counts.len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let scale = 1.0 / (n as f64 - 1.0);
     // Per-unit vectors: x[k] = weight·count[k].
     let per_unit = |d: &UnitDraw| -> Vec<f64> {

@@ -13,7 +13,9 @@
 //! Both are keyed tables: a run replaces the rows of the orders it computed and keeps the rest.
 
 use super::census_csv::{CENSUS_FILE, read_census, summarize};
-use super::estimate::{EstimateJob, Estimate, MAX_ORDER, MIN_ORDER, UnitDraw, Z95, Z99, default_depth};
+use super::estimate::{
+    Estimate, EstimateJob, MAX_ORDER, MIN_ORDER, UnitDraw, Z95, Z99, default_depth,
+};
 use crate::engine::cli::{DEFAULT_SEED, EngineArgs, RunStats, execute, write_result_keeping};
 use crate::engine::{Job, JobSpec, Records};
 use crate::error::input_error;
@@ -80,7 +82,8 @@ pub struct EstimateArgs {
 
 pub fn run(args: EstimateArgs) -> Result<()> {
     args.engine.validate()?;
-    let orders = crate::engine::cli::parse_int_list("--orders", &args.orders, MIN_ORDER, MAX_ORDER)?;
+    let orders =
+        crate::engine::cli::parse_int_list("--orders", &args.orders, MIN_ORDER, MAX_ORDER)?;
     if args.replicates == 0 || args.replicates > 1_000_000 {
         return Err(input_error("--replicates must be between 1 and 1000000"));
     }
@@ -136,11 +139,8 @@ pub fn run(args: EstimateArgs) -> Result<()> {
         done.push((draws, st));
     }
     let results = args.engine.results.clone();
-    let pairs: Vec<(&EstimateJob, Records<UnitDraw>, RunStats)> = jobs
-        .iter()
-        .zip(done)
-        .map(|(j, (d, s))| (j, d, s))
-        .collect();
+    let pairs: Vec<(&EstimateJob, Records<UnitDraw>, RunStats)> =
+        jobs.iter().zip(done).map(|(j, (d, s))| (j, d, s)).collect();
     write_all(&results, pairs, census.as_ref())
 }
 
@@ -208,8 +208,18 @@ fn estimate_rows(job: &EstimateJob, e: &Estimate) -> Vec<Vec<String>> {
         r
     };
     let mut rows = vec![
-        row("reduced_squares", String::new(), e.reduced.value.to_string(), e.reduced.se.to_string()),
-        row("mean_intercalates", String::new(), e.mean.value.to_string(), e.mean.se.to_string()),
+        row(
+            "reduced_squares",
+            String::new(),
+            e.reduced.value.to_string(),
+            e.reduced.se.to_string(),
+        ),
+        row(
+            "mean_intercalates",
+            String::new(),
+            e.mean.value.to_string(),
+            e.mean.se.to_string(),
+        ),
         row(
             "variance_intercalates",
             String::new(),
@@ -222,11 +232,21 @@ fn estimate_rows(job: &EstimateJob, e: &Estimate) -> Vec<Vec<String>> {
             e.share_without.value.to_string(),
             e.share_without.se.to_string(),
         ),
-        row("max_seen", String::new(), e.max_seen.to_string(), String::new()),
+        row(
+            "max_seen",
+            String::new(),
+            e.max_seen.to_string(),
+            String::new(),
+        ),
     ];
     for (k, h) in e.hist.iter().enumerate() {
         if h.value > 0.0 {
-            rows.push(row("count", k.to_string(), h.value.to_string(), h.se.to_string()));
+            rows.push(row(
+                "count",
+                k.to_string(),
+                h.value.to_string(),
+                h.se.to_string(),
+            ));
         }
     }
     rows
@@ -299,9 +319,10 @@ pub fn read_keyed(path: &Path, columns: &[&str]) -> Result<KeyedRows> {
     let mut rdr = crate::engine::table::open_checked(path, columns)?;
     for rec in rdr.records() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let order: usize = rec.get(0).and_then(|s| s.parse().ok()).ok_or_else(|| {
-            input_error(format!("{} has a row without an order", path.display()))
-        })?;
+        let order: usize = rec
+            .get(0)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| input_error(format!("{} has a row without an order", path.display())))?;
         out.entry(order)
             .or_default()
             .push(rec.iter().map(str::to_string).collect());

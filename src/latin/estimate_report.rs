@@ -32,7 +32,9 @@ const QUANTITIES: [&str; 5] = [
 /// `ln C(r, x)`.
 fn ln_choose(r: u64, x: u64) -> f64 {
     let x = x.min(r - x);
-    (0..x).map(|i| ((r - i) as f64).ln() - ((i + 1) as f64).ln()).sum()
+    (0..x)
+        .map(|i| ((r - i) as f64).ln() - ((i + 1) as f64).ln())
+        .sum()
 }
 
 /// The two-sided acceptance region `[lo, hi]` of a level-`alpha` test of Bin(r, p): the counts
@@ -73,7 +75,10 @@ pub fn wilson(hits: u64, r: u64, z: f64) -> (f64, f64) {
 }
 
 fn field<'a>(row: &'a [String], columns: &[&str], name: &str) -> &'a str {
-    let i = columns.iter().position(|c| *c == name).expect("known column");
+    let i = columns
+        .iter()
+        .position(|c| *c == name)
+        .expect("known column");
     row[i].as_str()
 }
 
@@ -174,14 +179,17 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
                 ));
             }
             if let Some(hist) = census.get(&n) {
-                for ((q, x), (got, se)) in exact_figures(n, hist)
-                    .iter()
-                    .skip(1)
-                    .zip([(mu, muse), (v, vse), (p0, p0se)])
+                for ((q, x), (got, se)) in
+                    exact_figures(n, hist)
+                        .iter()
+                        .skip(1)
+                        .zip([(mu, muse), (v, vse), (p0, p0se)])
                 {
                     let z = (got - x) / se;
                     s.checks.push(Check::new(
-                        format!("estimate order {n}: {q} inside the 99% interval of the census value"),
+                        format!(
+                            "estimate order {n}: {q} inside the 99% interval of the census value"
+                        ),
                         z.abs() <= Z99,
                         format!("estimate {got:.6} ± {se:.2e}, census {x:.6}, z = {z:.2}"),
                     ));
@@ -209,7 +217,11 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
             let _ = writeln!(
                 s.body,
                 "| {n} | {m:.4}{} | {q} | {:.4} | {} |",
-                if exact { String::new() } else { format!(" ± {se:.4}") },
+                if exact {
+                    String::new()
+                } else {
+                    format!(" ± {se:.4}")
+                },
                 m / q,
                 if exact { "census" } else { "sampled units" }
             );
@@ -312,7 +324,10 @@ mod tests {
     fn binomial_acceptance_region() {
         // Bin(200, 0.95): mean 190, sd 3.08; the 1% region is about 181..197.
         let (lo, hi) = binomial_acceptance(200, 0.95, 0.01);
-        assert!((180..=183).contains(&lo) && (196..=198).contains(&hi), "{lo} {hi}");
+        assert!(
+            (180..=183).contains(&lo) && (196..=198).contains(&hi),
+            "{lo} {hi}"
+        );
         // An undercovering estimator (say 85%) falls outside.
         assert!(!(lo..=hi).contains(&170));
         let (a, b) = wilson(190, 200, 1.96);

@@ -321,7 +321,8 @@ fn keep_other_orders(
             ))
         })?;
         for rec in old.records() {
-            let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
+            let rec =
+                rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
             let n: usize = rec.get(0).and_then(|v| v.parse().ok()).ok_or_else(|| {
                 input_error(format!("{} has a row without an order", path.display()))
             })?;

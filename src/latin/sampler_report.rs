@@ -167,7 +167,11 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
             r.order,
             r.label(),
             r.draws,
-            if r.ess.is_finite() { format!("{:.0}", r.ess) } else { "—".into() },
+            if r.ess.is_finite() {
+                format!("{:.0}", r.ess)
+            } else {
+                "—".into()
+            },
             r.mean,
             r.exact_mean,
             r.tv,
@@ -212,7 +216,10 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
             }
             "thinned" if r.moves.unwrap_or(0.0) >= r.n3() => {
                 own.push((
-                    format!("{name} (≥ n³ moves per kept square; own floor of {} draws)", r.floor_draws),
+                    format!(
+                        "{name} (≥ n³ moves per kept square; own floor of {} draws)",
+                        r.floor_draws
+                    ),
                     r.within,
                     r.floor_sims,
                 ));
@@ -255,7 +262,11 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
             names.push((name.clone(), *within));
         }
         let m = names.len();
-        let outside: Vec<&str> = names.iter().filter(|r| !r.1).map(|r| r.0.as_str()).collect();
+        let outside: Vec<&str> = names
+            .iter()
+            .filter(|r| !r.1)
+            .map(|r| r.0.as_str())
+            .collect();
         // Smallest k with P(X > k) < 0.001.
         let mut tail = 1.0;
         let mut allowed = 0;
@@ -310,7 +321,9 @@ pub fn sections(results: &Path) -> Result<Vec<Section>> {
 /// `ln C(a, b)`.
 fn ln_choose(a: u64, b: u64) -> f64 {
     let b = b.min(a - b);
-    (0..b).map(|i| ((a - i) as f64).ln() - ((i + 1) as f64).ln()).sum()
+    (0..b)
+        .map(|i| ((a - i) as f64).ln() - ((i + 1) as f64).ln())
+        .sum()
 }
 
 /// Null law of how many of `m` rows exceed the nearest-rank 95th percentile of `r` floor
@@ -451,10 +464,13 @@ mod tests {
         let shared = shared_floor_law(40, 6);
         let var: f64 = {
             let mu: f64 = shared.iter().enumerate().map(|(j, p)| j as f64 * p).sum();
-            shared.iter().enumerate().map(|(j, p)| p * (j as f64 - mu).powi(2)).sum()
+            shared
+                .iter()
+                .enumerate()
+                .map(|(j, p)| p * (j as f64 - mu).powi(2))
+                .sum()
         };
         let p = 3.0 / 41.0;
         assert!(var > 6.0 * p * (1.0 - p));
     }
 }
-

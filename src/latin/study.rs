@@ -489,7 +489,11 @@ pub fn rows_csv(rows: &[RowResult]) -> Vec<u8> {
             r.floor_sims.to_string(),
             (r.tv <= r.floor_p95).to_string(),
             r.floor_draws.to_string(),
-            if r.ess.is_finite() { format!("{:.0}", r.ess) } else { String::new() },
+            if r.ess.is_finite() {
+                format!("{:.0}", r.ess)
+            } else {
+                String::new()
+            },
             optf(r.chains_per_square, 3),
             optf(r.moves_per_square, 1),
             hist.join(" "),

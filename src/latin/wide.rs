@@ -185,7 +185,10 @@ mod tests {
         let r0 = Row::new(n, &id);
         let mut total: u128 = 0;
         for d in compatible_rows(n, &[r0], None) {
-            total += count_completions(n, &[r0, d]).iter().map(|&c| c as u128).sum::<u128>();
+            total += count_completions(n, &[r0, d])
+                .iter()
+                .map(|&c| c as u128)
+                .sum::<u128>();
         }
         total / (n as u128 - 1)
     }

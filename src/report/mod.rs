@@ -335,7 +335,10 @@ pub fn all_sections(results: &Path, complete: bool) -> (Vec<Section>, Vec<String
 fn absent_rows_not_checked(section: &mut Section) {
     for c in &mut section.checks {
         // A missing file of a present family (`<file>.csv present`) still fails.
-        if c.is_check() && !c.ok && c.name.ends_with(" present") && !c.name.ends_with(".csv present")
+        if c.is_check()
+            && !c.ok
+            && c.name.ends_with(" present")
+            && !c.name.ends_with(".csv present")
         {
             c.kind = Kind::Finding;
             c.ok = true;
@@ -520,12 +523,22 @@ mod absent_rows_tests {
     #[test]
     fn absent_rows_are_listed_not_failed_without_complete_only() {
         let mut s = Section::new("t");
-        s.checks.push(Check::new("order 1 present", false, "missing"));
-        s.checks.push(Check::new("order 2: count = A000315(2)", false, "got 1, expected 2"));
-        s.checks.push(Check::new("order 3 present", true, "rows present"));
-        s.checks.push(Check::new("r/latin_census.csv present", false, "missing"));
+        s.checks
+            .push(Check::new("order 1 present", false, "missing"));
+        s.checks.push(Check::new(
+            "order 2: count = A000315(2)",
+            false,
+            "got 1, expected 2",
+        ));
+        s.checks
+            .push(Check::new("order 3 present", true, "rows present"));
+        s.checks
+            .push(Check::new("r/latin_census.csv present", false, "missing"));
         absent_rows_not_checked(&mut s);
-        assert!(s.checks[3].is_check() && !s.checks[3].ok, "a missing file still fails");
+        assert!(
+            s.checks[3].is_check() && !s.checks[3].ok,
+            "a missing file still fails"
+        );
         assert_eq!(s.checks[0].kind, Kind::Finding);
         assert!(s.checks[0].ok && s.checks[0].detail.contains("absent"));
         // A wrong value of a present row still fails; a passed presence check stays a check.
