@@ -391,36 +391,24 @@ pub fn read_index(path: &Path) -> Result<Vec<IndexRow>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let mut rdr = crate::engine::table::open_checked(path, &BANK_COLUMNS)?;
-    let mut out = Vec::new();
-    for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let bad = || {
-            input_error(format!(
-                "{} line {}: a field is malformed",
-                path.display(),
-                i + 2
-            ))
-        };
-        let int =
-            |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
-        out.push(IndexRow {
+    crate::engine::table::read_rows(path, &BANK_COLUMNS, |r| {
+        let int = |j: usize| r.int(j);
+        Ok(IndexRow {
             order: int(0)? as usize,
             index: int(1)?,
             seed: int(2)?,
             max_cage: int(3)? as usize,
             cages: int(4)? as usize,
-            grade: rec.get(5).ok_or_else(bad)?.to_string(),
+            grade: r.text(5)?.to_string(),
             nodes: int(6)?,
             intercalates: int(7)? as usize,
             splits: int(8)?,
             splits_by_flip: int(9)?,
             merges: int(10)?,
-            proofs: rec.get(11).ok_or_else(bad)?.to_string(),
-            digest: rec.get(12).ok_or_else(bad)?.to_string(),
-        });
-    }
-    Ok(out)
+            proofs: r.text(11)?.to_string(),
+            digest: r.text(12)?.to_string(),
+        })
+    })
 }
 
 fn index_csv(rows: &[IndexRow]) -> Vec<u8> {

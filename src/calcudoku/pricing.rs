@@ -243,20 +243,10 @@ pub fn pricing_csv(p: &Pricing) -> Vec<u8> {
 }
 
 pub fn read_pricing(path: &Path) -> Result<Pricing> {
-    let mut rdr = crate::engine::table::open_checked(path, &COLUMNS)?;
     let mut p = Pricing::default();
-    for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let bad = || {
-            input_error(format!(
-                "{} line {}: a field is malformed",
-                path.display(),
-                i + 2
-            ))
-        };
-        let int =
-            |j: usize| -> Result<u64> { rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(bad) };
-        let ri = super::solver::Rung::from_name(rec.get(1).unwrap_or("")).ok_or_else(bad)? as usize;
+    crate::engine::table::read_rows(path, &COLUMNS, |r| {
+        let int = |j: usize| r.int(j);
+        let ri = super::solver::Rung::from_name(r.text(1)?).ok_or_else(|| r.bad())? as usize;
         let mut also = [0u64; RUNG_COUNT];
         for (q, a) in also.iter_mut().enumerate() {
             *a = int(12 + q)?;
@@ -277,7 +267,8 @@ pub fn read_pricing(path: &Path) -> Result<Pricing> {
                 unchanged_also: also,
             },
         );
-    }
+        Ok(())
+    })?;
     Ok(p)
 }
 

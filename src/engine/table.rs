@@ -66,3 +66,48 @@ pub fn histograms_csv(header: &[&str; 3], table: &HistogramTable) -> Vec<u8> {
     }
     w.into_inner().expect("in-memory writer")
 }
+
+/// One record of a checked CSV table: field accessors whose errors name the file and line.
+pub struct Row<'a> {
+    rec: csv::StringRecord,
+    path: &'a Path,
+    line: usize,
+}
+
+impl Row<'_> {
+    /// The one-line error for a malformed field of this row.
+    pub fn bad(&self) -> anyhow::Error {
+        input_error(format!(
+            "{} line {}: a field is malformed",
+            self.path.display(),
+            self.line
+        ))
+    }
+    /// Field `j` as text.
+    pub fn text(&self, j: usize) -> Result<&str> {
+        self.rec.get(j).ok_or_else(|| self.bad())
+    }
+    /// Field `j` as an unsigned integer.
+    pub fn int(&self, j: usize) -> Result<u64> {
+        self.text(j)?.parse().map_err(|_| self.bad())
+    }
+}
+
+/// Read a CSV table whose header must be `header`, turning each record into a value with `f`.
+pub fn read_rows<T>(
+    path: &Path,
+    header: &[&str],
+    mut f: impl FnMut(&Row) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut rdr = open_checked(path, header)?;
+    let mut out = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
+        out.push(f(&Row {
+            rec,
+            path,
+            line: i + 2,
+        })?);
+    }
+    Ok(out)
+}
