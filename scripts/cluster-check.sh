@@ -38,10 +38,11 @@ SAMPLERS=(latin samplers --orders 5-6 --draws 4000 --floor-sims 10 --batch 500)
 AGREE=(calcudoku agree --orders 4-5 --max-cages 2-4 --boards 60)
 FILES=(latin_census.csv latin_census_summary.csv latin_samplers.csv calcudoku_agree.csv)
 
-# Every results directory starts with the repository's census table (orders 1-8): the sampler
-# study reads its exact distributions from <results>/latin_census.csv, also when merging, and
-# the census job below recomputes its order-7 row in place (the other rows are kept).
-seed() { mkdir -p "$1" && cp "$ROOT/results/latin_census.csv" "$1/"; }
+# Every results directory starts with the repository's census table (orders 1-8) and its
+# summary: the sampler study reads its exact distributions from <results>/latin_census.csv, also
+# when merging, the report holds the summary to the census, and the census job below recomputes
+# its order-7 row in place (the other rows are kept).
+seed() { mkdir -p "$1" && cp "$ROOT/results/latin_census.csv" "$ROOT/results/latin_census_summary.csv" "$1/"; }
 for d in ref ref-long slurm-results parallel-results cancel-results; do seed "$WORK/$d"; done
 
 # Unsharded reference runs.
