@@ -100,6 +100,9 @@ pub const CALCUDOKU_SIGN_UNCHANGED: (u64, u64) = (2_043, 4_041);
 /// (order, mean intercalates of the squares, standard error), each within two SE of the exact mean.
 pub const CALCUDOKU_WRITEUP_BANK: [(usize, f64, f64); 3] =
     [(5, 3.70, 0.17), (6, 8.18, 0.70), (7, 11.03, 0.81)];
+/// The Calcudoku write-up, "What an operation sign is worth": boards of its shipped bank (tightened
+/// with signs shown) that still have exactly one answer with every sign hidden (19 of 20).
+pub const CALCUDOKU_WRITEUP_BANK_SIGNLESS: (u64, u64) = (19, 20);
 /// The Calcudoku write-up, "Repair, don't reject": repairs placed by a certified flip without a search,
 /// out of all repairs (64.6%).
 pub const CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP: (u64, u64) = (93, 144);

@@ -6,7 +6,7 @@
 //!
 //! Files (under the results directory unless noted):
 //! * `calcudoku_bank.csv`, one row per board, keyed by (order, index):
-//!   `order,index,seed,max_cage,cages,grade,nodes,intercalates,splits,splits_by_flip,merges,proofs,digest`.
+//!   `order,index,seed,max_cage,cages,grade,nodes,intercalates,splits,splits_by_flip,merges,proofs,digest,signs_hidden`.
 //!   `seed` regenerates the board: `gridcensus calcudoku generate --order N --max-cage K --seed S`.
 //!   `digest` is the FNV-1a 64 digest of the board file's cage lines (comments excluded).
 //! * `calcudoku_bank_summary.csv`, one row per order: the filter bank and the generator run
@@ -20,6 +20,7 @@ use super::certificate::intercalates;
 use super::repair::{RepairOptions, generate_repair};
 use super::solver::{Count, Grade, Rungs, solve};
 use super::squares::SquareSource;
+use super::timing::thread_cpu_ns;
 use super::verify::verify_count;
 use crate::engine::cli::{EngineArgs, RunStats, execute};
 use crate::engine::{Job, JobSpec, Records, Unit};
@@ -45,7 +46,7 @@ const FILTER_MAX_DRAWS: u64 = 1_000_000;
 /// Largest order the independent verifier (plain backtracking) is run on.
 pub const VERIFY_MAX_ORDER: usize = 7;
 
-pub const BANK_COLUMNS: [&str; 13] = [
+pub const BANK_COLUMNS: [&str; 14] = [
     "order",
     "index",
     "seed",
@@ -59,9 +60,10 @@ pub const BANK_COLUMNS: [&str; 13] = [
     "merges",
     "proofs",
     "digest",
+    "signs_hidden",
 ];
 
-pub const SUMMARY_COLUMNS: [&str; 18] = [
+pub const SUMMARY_COLUMNS: [&str; 20] = [
     "order",
     "boards",
     "splits",
@@ -80,6 +82,8 @@ pub const SUMMARY_COLUMNS: [&str; 18] = [
     "rejected_squares",
     "rejected_intercalates_sum",
     "rejected_intercalates_sumsq",
+    "hidden_unique",
+    "hidden_unknown",
 ];
 
 pub const TIMING_COLUMNS: [&str; 7] = [
@@ -111,6 +115,9 @@ pub struct BankBoard {
     pub gen_nodes: u64,
     pub merges: u64,
     pub proofs: String,
+    /// The uniqueness decision with every sign hidden: `unique`, `2+`, `unknown` (node cap) or
+    /// `none` (the answer lost: impossible for a sound solver, and a failing report check).
+    pub signs_hidden: String,
     pub noflip_splits: u64,
     pub noflip_searches: u64,
     pub noflip_nodes: u64,
@@ -120,7 +127,7 @@ pub struct BankBoard {
     pub filter_intercalates: usize,
     /// Intercalates of the squares the filter discarded.
     pub rejected: Vec<usize>,
-    /// Wall nanoseconds: repair with flips, without flips, filter.
+    /// Thread CPU nanoseconds: repair with flips, without flips, filter.
     pub ns: [u64; 3],
 }
 
@@ -197,22 +204,22 @@ pub fn bank_board(
     node_cap: u64,
 ) -> Result<BankBoard> {
     let n = order;
-    let t0 = std::time::Instant::now();
+    let t0 = thread_cpu_ns();
     let g = generate_repair(
         n,
         SquareSource::Uniform,
         &options(max_cage, node_cap, true),
         &mut Xoshiro256PlusPlus::seed_from_u64(seed),
     );
-    let t_flip = t0.elapsed().as_nanos() as u64;
-    let t1 = std::time::Instant::now();
+    let t_flip = thread_cpu_ns().saturating_sub(t0);
+    let t1 = thread_cpu_ns();
     let h = generate_repair(
         n,
         SquareSource::Uniform,
         &options(max_cage, node_cap, false),
         &mut Xoshiro256PlusPlus::seed_from_u64(seed),
     );
-    let t_noflip = t1.elapsed().as_nanos() as u64;
+    let t_noflip = thread_cpu_ns().saturating_sub(t1);
     // Proof one: ladder + search, uncapped beyond the generator's own cap.
     let o = solve(&g.board, Rungs::ALL, 2, node_cap);
     if o.count != Count::Exact(1) || o.solutions[0] != g.square {
@@ -230,8 +237,17 @@ pub fn bank_board(
         }
         proofs.push_str("+verifier");
     }
+    // The same board as printed in the signless edition: every sign hidden.
+    let ho = solve(&g.board.with_hidden_signs(true), Rungs::ALL, 2, node_cap);
+    let signs_hidden = match ho.count {
+        Count::Exact(0) => "none",
+        Count::Exact(1) => "unique",
+        Count::Unknown => "unknown",
+        _ => "2+",
+    }
+    .to_string();
     // The filter bank beside it: its own stream, derived from the board seed.
-    let t2 = std::time::Instant::now();
+    let t2 = thread_cpu_ns();
     let mut frng = Xoshiro256PlusPlus::seed_from_u64(crate::engine::seed::mix64(seed ^ 0xf1));
     let mut rejected = Vec::new();
     let (mut filter_draws, mut filter_capped) = (0u64, 0u64);
@@ -253,7 +269,7 @@ pub fn bank_board(
         }
         rejected.push(intercalates(n, &square).len());
     };
-    let t_filter = t2.elapsed().as_nanos() as u64;
+    let t_filter = thread_cpu_ns().saturating_sub(t2);
     let grade = match o.grade {
         Grade::Rung(r) => r.name().to_string(),
         Grade::Search => "search".into(),
@@ -275,6 +291,7 @@ pub fn bank_board(
         gen_nodes: g.stats.nodes,
         merges: g.stats.merges_kept,
         proofs,
+        signs_hidden,
         noflip_splits: h.stats.splits,
         noflip_searches: h.stats.searches,
         noflip_nodes: h.stats.nodes,
@@ -347,6 +364,7 @@ pub struct IndexRow {
     pub merges: u64,
     pub proofs: String,
     pub digest: String,
+    pub signs_hidden: String,
 }
 
 impl IndexRow {
@@ -365,6 +383,7 @@ impl IndexRow {
             merges: b.merges,
             proofs: b.proofs.clone(),
             digest: digest(&b.text),
+            signs_hidden: b.signs_hidden.clone(),
         }
     }
     fn fields(&self) -> Vec<String> {
@@ -382,6 +401,7 @@ impl IndexRow {
             self.merges.to_string(),
             self.proofs.clone(),
             self.digest.clone(),
+            self.signs_hidden.clone(),
         ]
     }
 }
@@ -407,6 +427,7 @@ pub fn read_index(path: &Path) -> Result<Vec<IndexRow>> {
             merges: int(10)?,
             proofs: r.text(11)?.to_string(),
             digest: r.text(12)?.to_string(),
+            signs_hidden: r.text(13)?.to_string(),
         })
     })
 }
@@ -423,7 +444,7 @@ fn index_csv(rows: &[IndexRow]) -> Vec<u8> {
 /// Per-order summary row (see [`SUMMARY_COLUMNS`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SummaryRow {
-    pub v: [u64; 18],
+    pub v: [u64; 20],
 }
 
 fn summary_rows(boards: &[BankBoard]) -> BTreeMap<usize, SummaryRow> {
@@ -450,6 +471,8 @@ fn summary_rows(boards: &[BankBoard]) -> BTreeMap<usize, SummaryRow> {
             b.rejected.len() as u64,
             b.rejected.iter().map(|&x| x as u64).sum(),
             b.rejected.iter().map(|&x| (x * x) as u64).sum(),
+            (b.signs_hidden == "unique") as u64,
+            (b.signs_hidden == "unknown") as u64,
         ];
         r.v[0] = b.order as u64;
         for (a, x) in r.v.iter_mut().zip(add).skip(1) {
@@ -468,7 +491,7 @@ pub fn read_summary(path: &Path) -> Result<BTreeMap<usize, SummaryRow>> {
     let mut rdr = crate::engine::table::open_checked(path, &SUMMARY_COLUMNS)?;
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| input_error(format!("{} is malformed: {e}", path.display())))?;
-        let mut v = [0u64; 18];
+        let mut v = [0u64; 20];
         for (j, x) in v.iter_mut().enumerate() {
             *x = rec.get(j).and_then(|s| s.parse().ok()).ok_or_else(|| {
                 input_error(format!(

@@ -8,8 +8,9 @@ use super::pricing::{PRICING_FILE, read_pricing};
 use super::solver::{ALL_RUNGS, RUNG_COUNT};
 use crate::latin::census_csv::{CENSUS_FILE, read_census, summarize};
 use crate::reference::{
-    CALCUDOKU_WRITEUP_BANK, CALCUDOKU_WRITEUP_PRICING, CALCUDOKU_WRITEUP_PRICING_BOARDS,
-    CALCUDOKU_WRITEUP_REPAIR_MS, CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP,
+    CALCUDOKU_WRITEUP_BANK, CALCUDOKU_WRITEUP_BANK_SIGNLESS, CALCUDOKU_WRITEUP_PRICING,
+    CALCUDOKU_WRITEUP_PRICING_BOARDS, CALCUDOKU_WRITEUP_REPAIR_MS,
+    CALCUDOKU_WRITEUP_REPAIRS_BY_FLIP,
 };
 use crate::report::{Check, Section};
 use anyhow::Result;
@@ -166,6 +167,31 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
                 format!("{mean:.3} ± {se:.3} (the census has no order {n}: no exact mean)"),
             )),
         }
+        // The signless edition of each bank board: hiding signs only relaxes the cages, so the
+        // board's own answer must survive (a board with no answer left is a solver fault).
+        let lost = rows.iter().filter(|r| r.signs_hidden == "none").count();
+        s.checks.push(Check::eq(
+            format!("order {n}: every bank board keeps its answer with every sign hidden"),
+            lost,
+            0,
+        ));
+        let hidden_unique = rows.iter().filter(|r| r.signs_hidden == "unique").count();
+        let hidden_unknown = rows.iter().filter(|r| r.signs_hidden == "unknown").count();
+        s.checks.push(Check::finding(
+            format!("order {n}: bank boards still unique with every sign hidden"),
+            format!(
+                "{hidden_unique} of {} ({:.1}%){}; the write-up: {} of {} of its bank",
+                rows.len(),
+                100.0 * hidden_unique as f64 / k,
+                if hidden_unknown > 0 {
+                    format!(", {hidden_unknown} undecided at the node cap")
+                } else {
+                    String::new()
+                },
+                CALCUDOKU_WRITEUP_BANK_SIGNLESS.0,
+                CALCUDOKU_WRITEUP_BANK_SIGNLESS.1,
+            ),
+        ));
         if let (Some(x), Some(_)) = (exact, sm) {
             s.checks.push(Check::finding(
                 format!("order {n}: keep-only-unique filter bank leans"),
@@ -207,8 +233,8 @@ pub fn bank_sections(results: &Path) -> Result<Vec<Section>> {
     s.body.push_str(&grade_rows);
     if !timing.is_empty() {
         s.body.push_str(
-            "\nGenerator wall time per board (from `calcudoku_bank_timing.csv`; machine-dependent, \
-             measured on a shared, loaded machine):\n\n| order | method | boards | median ms | p90 ms | worst ms |\n\
+            "\nGenerator CPU time per board (thread CPU clock, from `calcudoku_bank_timing.csv`; \
+             machine-dependent):\n\n| order | method | boards | median ms | p90 ms | worst ms |\n\
              | ---: | --- | ---: | ---: | ---: | ---: |\n",
         );
         for ((n, m), (b, med, p90, max, _)) in &timing {
