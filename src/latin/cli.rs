@@ -28,6 +28,10 @@ pub enum LatinCmd {
     /// into unbiased estimates with standard errors; writes results/latin_estimate.csv (or, with
     /// --replicates R ≥ 2, the coverage study results/latin_estimate_coverage.csv).
     Estimate(super::estimate_cli::EstimateArgs),
+    /// Moments of the intercalate count (orders 4..16) from squares drawn by the unbiased
+    /// Jacobson–Matthews readers (fixed-time, thinned), with standard errors; writes
+    /// results/latin_moments.csv and results/latin_moments_timing.csv.
+    Moments(super::moments_cli::MomentsArgs),
 }
 
 /// Parse "8", "1-7" or "5,6,8" into orders, each checked against the census range.
@@ -40,6 +44,7 @@ pub fn run(cmd: LatinCmd) -> Result<()> {
         LatinCmd::Census { orders, engine } => census(&orders, &engine),
         LatinCmd::Samplers(args) => super::sampler_cli::run(args),
         LatinCmd::Estimate(args) => super::estimate_cli::run(args),
+        LatinCmd::Moments(args) => super::moments_cli::run(args),
     }
 }
 
@@ -147,6 +152,7 @@ pub fn merge(kind: &str, files: &[PathBuf], results: &Path) -> Result<bool> {
             Ok(true)
         }
         _ => Ok(super::sampler_cli::merge(kind, files, results)?
-            || super::estimate_cli::merge(kind, files, results)?),
+            || super::estimate_cli::merge(kind, files, results)?
+            || super::moments_cli::merge(kind, files, results)?),
     }
 }

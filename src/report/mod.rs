@@ -170,6 +170,11 @@ pub fn families() -> Vec<Family> {
             sections: crate::latin::estimate_report::sections,
         },
         Family {
+            name: "Latin moments",
+            files: &["latin_moments.csv"],
+            sections: crate::latin::moments_report::sections,
+        },
+        Family {
             name: "Calcudoku agreement",
             files: &["calcudoku_agree.csv"],
             sections: crate::calcudoku::report::sections,
