@@ -65,15 +65,15 @@ pub struct StudyArgs {
     #[arg(long)]
     pub sizes: Option<String>,
     /// Samples per size, at least 1 (default per study: parity 200, space 100, climb 50,
-    /// ablation 24, clues 100, pin-wall 20, sparse 200, certificate 100, probe-adversary 20).
+    /// ablation 24, clues 100, pin-wall 20, sparse 40, certificate 50, probe-adversary 20).
     #[arg(long)]
     pub per_size: Option<u64>,
     /// Search nodes per decision before "unknown" (sparse study), at least 1 (default 1000000).
     #[arg(long, default_value_t = crate::engine::cli::DEFAULT_NODE_CAP)]
     pub node_cap: u64,
     /// Largest side on which the sparse study re-counts every board with the raw walk engine
-    /// (default 10; 0 = never).
-    #[arg(long, default_value_t = 10)]
+    /// (default 8; 0 = never). The raw engine needs minutes on some sparse 10×10 reveals.
+    #[arg(long, default_value_t = 8)]
     pub raw_max: usize,
     /// Share of numbers revealed at random (climb default 0.2, ablation default 0.2).
     #[arg(long)]
@@ -344,8 +344,8 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::Ablation => ("6-10", 24),
         StudyName::Clues => ("4-10", 100),
         StudyName::PinWall => ("4,6", 20),
-        StudyName::Sparse => ("8-12", 200),
-        StudyName::Certificate => ("4-10", 100),
+        StudyName::Sparse => ("8-12", 40),
+        StudyName::Certificate => ("4-10", 50),
         StudyName::ProbeAdversary => ("10", 20),
     };
     if a.node_cap == 0 {

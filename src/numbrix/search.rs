@@ -178,16 +178,8 @@ pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdi
             (c, vec![st.values()], 1)
         }
         Outcome::Stalled => {
-            let mut w =
-                super::walk_search::Walk::new(&ctx.geo, &st.cv, limits.cap, limits.node_cap - 1);
-            let stop = w.run().err();
-            let found = w.answers.len() as u64;
-            let count = match stop {
-                None => Count::Exact(found),
-                Some(super::walk_search::WalkStop::Cap) => Count::AtLeast(found),
-                Some(super::walk_search::WalkStop::Nodes) => Count::Unknown { found },
-            };
-            (count, w.answers, 1 + w.nodes)
+            let (count, answers, walked) = walk_restarts(ctx, &st.cv, limits);
+            (count, answers, 1 + walked)
         }
     };
     Verdict {
@@ -196,6 +188,86 @@ pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdi
         answers,
         nodes,
         work,
+    }
+}
+
+/// The unit of the walks' node budgets in [`walk_restarts`] (walk k gets this many times the
+/// k-th term of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...).
+pub const WALK_UNIT_NODES: u64 = 512;
+
+/// The Luby sequence (1-based): 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+pub fn luby(mut i: u64) -> u64 {
+    loop {
+        let mut k = 1u32;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+/// The walk search from the root candidates `cand`, with restarts: walk k explores the same tree
+/// from the other end on odd k and with tie-break k/2 in its next-cell order, under a node budget
+/// of [`WALK_UNIT_NODES`] times the k-th Luby term (many short walks, now and then a long one;
+/// the last walk gets what is left of `limits.node_cap - 1`).
+/// A walk that finishes has seen the whole tree: its count is exact. Answers found by different
+/// walks are pooled (distinct answers of the same board), so a board with two answers is called
+/// `2+` as soon as any walks together have met two, however deep a single walk is stuck.
+pub fn walk_restarts(ctx: &Ctx, cand: &[Bits], limits: Limits) -> (Count, Vec<Vec<u32>>, u64) {
+    use super::walk_search::{Walk, WalkStop};
+    let total = limits.node_cap.saturating_sub(1);
+    let mut used = 0u64;
+    let mut pool: Vec<Vec<u32>> = Vec::new();
+    let mut k = 0u64;
+    loop {
+        let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
+        let left = total - used;
+        let b = if left <= budget + budget / 2 {
+            left
+        } else {
+            budget
+        };
+        let mut w = Walk::with_order(&ctx.geo, cand, limits.cap, b, k % 2 == 1, k / 2);
+        let stop = w.run().err();
+        used += w.nodes.min(b);
+        match stop {
+            None => return (Count::Exact(w.answers.len() as u64), w.answers, used),
+            Some(WalkStop::Cap) => {
+                return (Count::AtLeast(w.answers.len() as u64), w.answers, used);
+            }
+            Some(WalkStop::Nodes) => {}
+        }
+        for a in w.answers {
+            if !pool.contains(&a) {
+                pool.push(a);
+            }
+        }
+        if pool.len() as u64 >= limits.cap {
+            pool.truncate(limits.cap as usize);
+            return (Count::AtLeast(limits.cap), pool, used);
+        }
+        if used >= total {
+            return (
+                Count::Unknown {
+                    found: pool.len() as u64,
+                },
+                pool,
+                used,
+            );
+        }
+        k += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn luby_sequence() {
+        let first: Vec<u64> = (1..=15).map(super::luby).collect();
+        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }
 

@@ -51,19 +51,41 @@ pub struct Walk<'a> {
     /// ball of the anchor (the downward walk's reach).
     later_cover: Vec<Bits>,
     down_cover: Bits,
+    /// The stretches after each pinned number, in increasing order: (the pinned number, its
+    /// reach `seg_cover`, the last number of the stretch).
+    stretches: Vec<(usize, Bits, usize)>,
+    /// Cells of chessboard colour 0.
+    colour0: Bits,
     pub nodes: u64,
     pub node_cap: u64,
     pub cap: u64,
     pub answers: Vec<Vec<u32>>,
+    /// Tie-break of the next-cell order among cells with as many free neighbours (0: by cell
+    /// index); restarts use other values to explore other subtrees first.
+    tie: u64,
 }
 
 impl<'a> Walk<'a> {
     pub fn new(geo: &'a Geometry, cand: &[Bits], cap: u64, node_cap: u64) -> Walk<'a> {
+        Walk::with_order(geo, cand, cap, node_cap, false, 0)
+    }
+
+    /// [`Walk::new`] walking from the other end when `flip` (the reversed numbering when the
+    /// default walks the given one, and back), with tie-break `tie` in the next-cell order. Both
+    /// only change the order in which the same tree is explored, not which answers it holds.
+    pub fn with_order(
+        geo: &'a Geometry,
+        cand: &[Bits],
+        cap: u64,
+        node_cap: u64,
+        flip: bool,
+        tie: u64,
+    ) -> Walk<'a> {
         let n = geo.n;
         let single = |b: &Bits| (b.count() == 1).then(|| b.min().unwrap());
         let lo = cand.iter().filter_map(single).min();
         let hi = cand.iter().filter_map(single).max();
-        let mirror = matches!((lo, hi), (Some(a), Some(b)) if n - 1 - b < a);
+        let mirror = matches!((lo, hi), (Some(a), Some(b)) if n - 1 - b < a) != flip;
         let cand: Vec<Bits> = if mirror {
             cand.iter()
                 .map(|b| {
@@ -116,6 +138,19 @@ impl<'a> Walk<'a> {
                 acc = acc.or(seg_cover[v]);
             }
         }
+        let mut stretches = Vec::new();
+        for v in 0..n {
+            if pinned[v].is_some() {
+                let last = next_pinned[v].map_or(n - 1, |(w, _)| w - 1);
+                stretches.push((v, seg_cover[v], last));
+            }
+        }
+        let mut colour0 = Bits::EMPTY;
+        for c in 0..n {
+            if geo.colour(c) == 0 {
+                colour0.set(c);
+            }
+        }
         let mut down_cover = Bits::EMPTY;
         if let Some((a, p)) = anchor {
             for y in 0..n {
@@ -137,10 +172,13 @@ impl<'a> Walk<'a> {
             free: Bits::first(n),
             later_cover,
             down_cover,
+            stretches,
+            colour0,
             nodes: 0,
             node_cap,
             cap,
             answers: Vec::new(),
+            tie,
         }
     }
 
@@ -261,14 +299,33 @@ impl<'a> Walk<'a> {
     /// rule: a cell about to be cut off is taken while it still can be). The order only changes
     /// how soon answers are met, not which are counted.
     fn ordered(&self, x: usize, v: usize) -> Vec<usize> {
-        let mut c: Vec<(u32, usize)> = self.geo.nbrs[x]
+        let mut c: Vec<(u32, u64, usize)> = self.geo.nbrs[x]
             .iter()
             .copied()
             .filter(|&y| self.admits(v, y))
-            .map(|y| (self.geo.nmask[y].and(self.free).count(), y))
+            .map(|y| {
+                // Odd tie-breaks drop the free-neighbour count: a plain shuffled order.
+                let deg = if self.tie & 1 == 1 {
+                    0
+                } else {
+                    self.geo.nmask[y].and(self.free).count()
+                };
+                (deg, self.tie_key(y), y)
+            })
             .collect();
         c.sort_unstable();
-        c.into_iter().map(|(_, y)| y).collect()
+        c.into_iter().map(|(_, _, y)| y).collect()
+    }
+
+    /// The tie-break key of cell `y`: its index for tie 0, else a fixed mix of (tie, y).
+    fn tie_key(&self, y: usize) -> u64 {
+        if self.tie == 0 {
+            return y as u64;
+        }
+        let mut z = self.tie.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ y as u64;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// The cells of `free` connected to `seed` (both within `free`).
@@ -284,18 +341,44 @@ impl<'a> Walk<'a> {
     }
 
     /// Free cells with at most one free neighbour once `heads` count as free: how many, and
-    /// whether one has none at all.
-    fn dead_ends(&self, heads: Bits) -> (u32, bool) {
+    /// whether one has none at all, or is a pinned number that is not an end of the path
+    /// (such a cell needs a neighbour on each side), or a blank cell whose colour no free end
+    /// of the path has (`end_colours`: bit k set when a blank end of colour k is still open).
+    fn dead_ends(&self, heads: Bits, end_colours: u8) -> (u32, bool) {
         let open = self.free.or(heads);
         let mut ends = 0;
         for c in self.free.iter() {
             match self.geo.nmask[c].and(open).count() {
                 0 => return (ends, true),
-                1 => ends += 1,
+                1 => {
+                    if self.pinned_cells.has(c) {
+                        if self.pinned[self.n - 1] != Some(c) && self.pinned[0] != Some(c) {
+                            return (ends, true);
+                        }
+                    } else if end_colours >> self.geo.colour(c) & 1 == 0 {
+                        return (ends, true);
+                    }
+                    ends += 1
+                }
                 _ => {}
             }
         }
         (ends, false)
+    }
+
+    /// The colours a blank cell may have to end the path (bit k: colour k): the upward walk's
+    /// last number when it is not pinned, and number 0 when the downward walk is still open.
+    fn end_colours(&self, up_open: bool, down_open: bool) -> u8 {
+        let (a, p) = self.anchor.expect("an anchor is set while walking");
+        let colour_of = |u: usize| (self.geo.colour(p) + a + u) & 1;
+        let mut m = 0u8;
+        if up_open && self.pinned[self.n - 1].is_none() {
+            m |= 1 << colour_of(self.n - 1);
+        }
+        if down_open && self.pinned[0].is_none() {
+            m |= 1 << colour_of(0);
+        }
+        m
     }
 
     /// Whether the anchor is a pinned number (its cover was precomputed), not a trial start.
@@ -352,6 +435,9 @@ impl<'a> Walk<'a> {
         {
             return false;
         }
+        if !self.stretches_can_share(v, x, cur, down) {
+            return false;
+        }
         let down_left = a; // numbers 0..a-1
         let mut heads = Bits::EMPTY;
         if up_left > 0 {
@@ -361,7 +447,7 @@ impl<'a> Walk<'a> {
             heads.set(p);
         }
         let open_walks = u32::from(up_left > 0) + u32::from(down_left > 0);
-        let (ends, isolated) = self.dead_ends(heads);
+        let (ends, isolated) = self.dead_ends(heads, self.end_colours(up_left > 0, down_left > 0));
         if isolated || ends > open_walks {
             return false;
         }
@@ -390,16 +476,203 @@ impl<'a> Walk<'a> {
             && self.pinned_cells.and(free).and_not(f).is_empty()
     }
 
+    /// The stretches still to walk must share the free blank cells out: each such cell takes a
+    /// number of one stretch that reaches it, of its own chessboard colour, and each stretch
+    /// takes exactly as many cells of each colour as it has numbers of that colour. Checked as
+    /// Hall's condition on every run of consecutive stretches (downward walk, current stretch,
+    /// later ones, in number order): the cells that only the run reaches, colour by colour, are
+    /// at most the run's numbers of that colour.
+    fn stretches_can_share(&self, v: usize, x: usize, cur: Bits, down: Bits) -> bool {
+        let (a, p) = self.anchor.expect("an anchor is set while walking");
+        // Number u sits on a cell of colour 0 iff u ≡ par (mod 2) (the parity law from the anchor).
+        let par = (a + self.geo.colour(p)) & 1;
+        let colour0_numbers = |lo: usize, hi: usize| -> u32 {
+            if lo > hi {
+                return 0;
+            }
+            let first = if lo & 1 == par { lo } else { lo + 1 };
+            if first > hi {
+                0
+            } else {
+                ((hi - first) / 2 + 1) as u32
+            }
+        };
+        let _ = x;
+        // (reach, numbers of colour 0, numbers of colour 1)
+        let mut runs: [(Bits, u32, u32); 64] = [(Bits::EMPTY, 0, 0); 64];
+        let mut m = 0;
+        let mut push = |cover: Bits, lo: usize, hi: usize| {
+            if m < runs.len() && lo <= hi {
+                let c0 = colour0_numbers(lo, hi);
+                runs[m] = (cover, c0, (hi + 1 - lo) as u32 - c0);
+                m += 1;
+            }
+        };
+        if !down.is_empty() && a > 0 {
+            push(down, 0, a - 1);
+        }
+        let cur_last = self.next_pinned[v].map_or(self.n - 1, |(w, _)| w - 1);
+        push(cur, v + 1, cur_last);
+        let from = self.stretches.partition_point(|s| s.0 <= v);
+        for &(w, cover, last) in &self.stretches[from..] {
+            push(cover, w + 1, last);
+        }
+        if m >= runs.len() {
+            return true; // too many stretches to track: no cut (sound, only weaker)
+        }
+        let blank = self.free.and_not(self.pinned_cells);
+        let b0 = blank.and(self.colour0);
+        let b1 = blank.and_not(self.colour0);
+        // prefix[i] = union of runs[..i]; suffix[j] = union of runs[j..].
+        let mut prefix = [Bits::EMPTY; 65];
+        let mut suffix = [Bits::EMPTY; 65];
+        for i in 0..m {
+            prefix[i + 1] = prefix[i].or(runs[i].0);
+        }
+        for j in (0..m).rev() {
+            suffix[j] = suffix[j + 1].or(runs[j].0);
+        }
+        for i in 0..m {
+            let (mut c0, mut c1) = (0u32, 0u32);
+            for j in i..m {
+                c0 += runs[j].1;
+                c1 += runs[j].2;
+                let outside = prefix[i].or(suffix[j + 1]);
+                if b0.and_not(outside).count() > c0 || b1.and_not(outside).count() > c1 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// After placing number v at x on the downward walk (numbers 0..v-1 left, none pinned).
     fn feasible_down(&self, x: usize) -> bool {
         let free = self.free;
         if free.is_empty() {
             return true;
         }
-        let (ends, isolated) = self.dead_ends(Bits::single(x));
+        let (ends, isolated) = self.dead_ends(Bits::single(x), self.end_colours(false, true));
         if isolated || ends > 1 {
             return false;
         }
         self.flood(self.geo.nmask[x], free) == free
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::numbrix::census::walk::count_solutions;
+    use crate::numbrix::generate::board_of;
+    use crate::numbrix::ladder::{Ctx, Rungs};
+    use crate::numbrix::path;
+    use crate::numbrix::search::{Count, Limits, count_in};
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A random reveal of `k` numbers of a sampled rows×cols answer.
+    fn reveal(rows: usize, cols: usize, k: usize, seed: u64) -> crate::numbrix::board::Board {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let ans = path::random_answer(rows, cols, 16, &mut rng);
+        let mut order: Vec<usize> = (0..ans.len()).collect();
+        order.shuffle(&mut rng);
+        let mut mask = vec![false; ans.len()];
+        for &c in &order[..k] {
+            mask[c] = true;
+        }
+        board_of(&Ctx::new(rows, cols), &ans, &mask)
+    }
+
+    /// Node and time profile of the sparse decision (run by hand with `--ignored --nocapture`;
+    /// SPARSE_PROFILE="size boards" picks the size and the board count).
+    #[test]
+    #[ignore]
+    fn sparse_profile() {
+        let spec = std::env::var("SPARSE_PROFILE").unwrap_or_else(|_| "10 50".into());
+        let mut it = spec.split_whitespace().map(|x| x.parse::<usize>().unwrap());
+        let (s, boards) = (it.next().unwrap(), it.next().unwrap());
+        let ctx = Ctx::new(s, s);
+        for f in [1.0, 0.75, 0.5] {
+            let k = ((s * s) as f64 * 0.15 * f).round() as usize;
+            let mut times = Vec::new();
+            let mut nodes = Vec::new();
+            let mut unknown = 0;
+            for t in 0..boards as u64 {
+                let b = reveal(s, s, k, 7_000 + t);
+                let t0 = std::time::Instant::now();
+                let v = count_in(&ctx, &b, Rungs::DECIDE, Limits::default());
+                times.push(t0.elapsed().as_secs_f64() * 1e3);
+                nodes.push(v.nodes);
+                if matches!(v.count, Count::Unknown { .. }) {
+                    unknown += 1;
+                    if std::env::var("SPARSE_RAW").is_ok() {
+                        let t1 = std::time::Instant::now();
+                        let raw = count_solutions(s, s, &b.givens, 2);
+                        eprintln!("unknown; raw engine {raw} in {:?}", t1.elapsed());
+                    }
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            nodes.sort_unstable();
+            let q = |p: f64| ((boards - 1) as f64 * p) as usize;
+            eprintln!(
+                "{s}x{s} f={f}: ms median {:.2} p90 {:.2} max {:.2}; nodes median {} p90 {} max {}; unknown {unknown}",
+                times[q(0.5)],
+                times[q(0.9)],
+                times[boards - 1],
+                nodes[q(0.5)],
+                nodes[q(0.9)],
+                nodes[boards - 1]
+            );
+        }
+    }
+
+    /// The walk search (with its restarts) and the raw walk engine of the census (which shares
+    /// no code with it) give the same count, capped at 6, on 400 random reveals of 4×4–7×7
+    /// boards from 0 printed numbers to a third of the cells.
+    #[test]
+    fn walk_search_agrees_with_raw_engine_on_small_boards() {
+        let mut checked = 0;
+        let mut seen = [0usize; 3]; // boards with 0, 1, 2+ answers
+        for (rows, cols) in [
+            (4, 4),
+            (4, 5),
+            (5, 5),
+            (4, 6),
+            (5, 6),
+            (6, 6),
+            (6, 7),
+            (7, 7),
+        ] {
+            let n = rows * cols;
+            let ctx = Ctx::new(rows, cols);
+            for t in 0..50u64 {
+                let k = [0, 1, 2, 3, n / 10, n / 8, n / 6, n / 5, n / 4, n / 3][t as usize % 10];
+                let b = reveal(rows, cols, k, 31 * n as u64 + t);
+                let lim = Limits {
+                    cap: 6,
+                    node_cap: 5_000_000,
+                };
+                let w = count_in(&ctx, &b, Rungs::DECIDE, lim);
+                let wc = match w.count {
+                    Count::Exact(k) | Count::AtLeast(k) => k,
+                    Count::Unknown { .. } => panic!("unknown on {rows}x{cols}\n{}", b.format()),
+                };
+                let raw = count_solutions(rows, cols, &b.givens, 6);
+                assert_eq!(wc, raw, "{rows}x{cols}\n{}", b.format());
+                assert_eq!(w.answers.len() as u64, wc);
+                for (i, a) in w.answers.iter().enumerate() {
+                    assert!(b.is_answer(a));
+                    assert!(!w.answers[..i].contains(a), "an answer counted twice");
+                }
+                seen[(wc as usize).min(2)] += 1;
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 400);
+        // Reveals of an answer always have one; both unique and ambiguous boards are met.
+        assert_eq!(seen[0], 0);
+        assert!(seen[1] > 20 && seen[2] > 20, "{seen:?}");
     }
 }

@@ -226,6 +226,16 @@ pub fn families() -> Vec<Family> {
             sections: crate::numbrix::report::sections,
         },
         Family {
+            name: "Numbrix sparse boards",
+            files: &["numbrix_sparse.csv", "numbrix_sparse_timing.csv"],
+            sections: crate::numbrix::report::sparse_sections,
+        },
+        Family {
+            name: "Numbrix reversal certificate",
+            files: &["numbrix_certificate.csv"],
+            sections: crate::numbrix::report::certificate_sections,
+        },
+        Family {
             name: "Kakurasu",
             files: &["kakurasu_census.csv", "kakurasu_difficulty.csv"],
             sections: crate::kakurasu::report::sections,
