@@ -47,8 +47,24 @@ fn solve_and_hint_examples() {
         out.starts_with("1. row ") && (out.contains("— shade it") || out.contains("— cross it")),
         "{out}"
     );
-    let (_, out, _) = run(&["kakurasu", "hint", "--all", &ex("8x8_needs_search.txt")]);
+    let (_, out, _) = run(&[
+        "kakurasu",
+        "hint",
+        "--steps",
+        "0",
+        &ex("8x8_needs_search.txt"),
+    ]);
     assert!(out.contains("needs a guess"), "{out}");
+    // The older spelling is the same as --steps 0.
+    let (_, old, _) = run(&["kakurasu", "hint", "--all", &ex("8x8_needs_search.txt")]);
+    assert_eq!(old, out);
+    // --steps N prints N numbered deductions, each applied before the next.
+    let (_, out, _) = run(&["kakurasu", "hint", "--steps", "2", &ex("4x4.txt")]);
+    assert!(
+        out.starts_with("1. row ") && out.contains("\n2. row "),
+        "{out}"
+    );
+    assert!(!out.contains("\n3. row "), "{out}");
     let (_, out, _) = run(&["kakurasu", "hint", &ex("6x6_with_marks.txt")]);
     assert!(out.contains("row 3"), "{out}");
 }

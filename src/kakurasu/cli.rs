@@ -18,7 +18,7 @@ pub enum KakurasuCmd {
     /// Solve a board file: count its solutions (up to --cap), print them, say whether each rule
     /// set alone finishes it, and cross-check the count with the independent row verifier.
     Solve {
-        /// Board file (see the format in docs/readme/kakurasu.md).
+        /// Board file (see the format in docs/kakurasu.md).
         file: PathBuf,
         /// Rule set propagated inside the search (default: enumeration). Also accepted as
         /// --rules.
@@ -38,8 +38,12 @@ pub enum KakurasuCmd {
     Hint {
         /// Board file: targets, optionally with grid marks (see docs/kakurasu.md).
         file: PathBuf,
-        /// Keep applying hints to the fixpoint and print every step.
-        #[arg(long)]
+        /// Deductions to print, each applied before the next (default 1; 0 = all until both
+        /// rule sets stall or the board is complete, then the grid).
+        #[arg(long, default_value_t = 1)]
+        steps: u64,
+        /// Same as --steps 0 (kept for older scripts).
+        #[arg(long, hide = true)]
         all: bool,
     },
     /// Generate uniquely solvable boards by rejection sampling; prints board files.
@@ -95,7 +99,7 @@ pub fn parse_sizes(s: &str, max: usize) -> Result<Vec<usize>> {
 pub fn run(cmd: KakurasuCmd) -> Result<()> {
     match cmd {
         KakurasuCmd::Solve { file, rules, cap } => solve(&file, rules, cap),
-        KakurasuCmd::Hint { file, all } => hint(&file, all),
+        KakurasuCmd::Hint { file, steps, all } => hint(&file, if all { 0 } else { steps }),
         KakurasuCmd::Generate { size, count, seed } => generate(size, count, seed),
         KakurasuCmd::Difficulty {
             boards,
@@ -158,17 +162,18 @@ fn solve(file: &Path, rules: RuleSet, cap: u64) -> Result<()> {
     Ok(())
 }
 
-fn hint(file: &Path, all: bool) -> Result<()> {
+fn hint(file: &Path, max_steps: u64) -> Result<()> {
+    let all = max_steps == 0;
     let f = read_board(file)?;
     let b = &f.board;
     let mut state = State::from_marks(b.n, &f.marks);
-    let mut steps = 0;
+    let mut steps = 0u64;
     loop {
         match next_hint(b, &state) {
             None => {
                 if state.is_complete() {
                     println!("the board is complete");
-                } else if steps == 0 || all {
+                } else {
                     println!(
                         "no single-line deduction: both rule sets are stuck with {} of {} cells decided; the board needs a guess (search)",
                         state.decided(),
@@ -197,7 +202,7 @@ fn hint(file: &Path, all: bool) -> Result<()> {
                         state.set(i, j, v);
                     }
                 }
-                if !all {
+                if !all && steps >= max_steps {
                     break;
                 }
             }
