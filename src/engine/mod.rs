@@ -17,6 +17,7 @@
 
 pub mod atomic;
 pub mod cli;
+pub mod clock;
 pub mod manifest;
 pub mod plan;
 pub mod run;

@@ -236,12 +236,12 @@ impl Job for MomentsJob {
     }
 
     fn run_unit(&self, unit: Unit) -> Result<MomentPartial> {
-        let start = crate::calcudoku::timing::thread_cpu_ns();
+        let start = crate::engine::clock::thread_cpu_ns();
         let mut rng = unit.rng();
         let (row, count) = self.units[unit.index as usize];
         let spec = &self.params.rows[row];
         let out = draw_batch(&spec.reader, spec.order, &self.dummy, count, &mut rng)?;
-        let cpu_nanos = crate::calcudoku::timing::thread_cpu_ns().saturating_sub(start);
+        let cpu_nanos = crate::engine::clock::thread_cpu_ns().saturating_sub(start);
         Ok(Records(vec![MomentEntry {
             row,
             out,
