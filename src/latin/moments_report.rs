@@ -1,6 +1,6 @@
 //! The "moments" report section: intercalate moments of orders 4–16 from the unbiased
 //! Jacobson–Matthews readers, held to the exact census (orders 4–8) and to the estimate by
-//! sampled work units (orders 9–10), and the two readers held to each other beyond the census.
+//! sampled work units (orders 9–11), and the two readers held to each other beyond the census.
 
 use super::census_csv::{CENSUS_FILE, read_census, summarize};
 use super::estimate::{Est, Z99};
@@ -414,8 +414,9 @@ mod tests {
         assert_eq!(failed(d.path()), Vec::<String>::new());
         let s = sections(d.path()).unwrap();
         let checks = s[0].checks.iter().filter(|c| c.is_check()).count();
-        // present + 10 census means + 4 estimate agreements + variance family + 8 reader pairs.
-        assert_eq!(checks, 1 + 10 + 4 + 1 + 8);
+        // present + 10 census means + 6 estimate agreements (orders 9-11) + variance family +
+        // 8 reader pairs.
+        assert_eq!(checks, 1 + 10 + 6 + 1 + 8);
     }
 
     #[test]
