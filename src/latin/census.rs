@@ -797,11 +797,6 @@ impl CensusJob {
         self.order
     }
 
-    /// The cycle types of row 1 (empty below order 2).
-    pub fn cycle_types(&self) -> &[CycleClass] {
-        &self.classes
-    }
-
     /// Unit `index` as its representative rectangle (identity, cycle-type representative, row 2)
     /// and its weight (Σ N(type) over the rectangles of its class). `None` past the last unit
     /// (and below order 3, where the census has no rectangle units).
@@ -817,10 +812,11 @@ impl CensusJob {
     /// `type_index`, `row2`); `None` if `row2` is not compatible with the first two rows.
     pub fn unit_of_rectangle(&self, type_index: usize, row2: &[u8]) -> Option<u64> {
         let list = self.lists.get(type_index)?;
+        if row2.len() != self.order || row2.iter().any(|&s| s as usize >= self.order) {
+            return None;
+        }
         let (perm, _) = pack(row2);
-        let i = list
-            .iter()
-            .position(|c| c.perm == perm && row2.len() == self.order)?;
+        let i = list.iter().position(|c| c.perm == perm)?;
         Some(self.unit_of[type_index][i] as u64)
     }
 
