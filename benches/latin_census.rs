@@ -1,5 +1,6 @@
-//! Census benches: the whole order-7 census (all threads, and one thread), and one order-8 work
-//! unit (the automatically chosen kernel, and the portable scalar kernel for comparison).
+//! Census benches: the whole order-7 census (all threads, and one thread), one order-8 work unit
+//! (a 3-row rectangle class: the automatically chosen kernel, and the portable scalar kernel for
+//! comparison), and the construction of the order-8 job (candidate lists and rectangle classes).
 use criterion::{Criterion, criterion_group, criterion_main};
 use gridcensus::engine::{Job, Unit, run::run_simple};
 use gridcensus::latin::census::{CensusJob, Kernel};
@@ -35,6 +36,9 @@ fn benches(c: &mut Criterion) {
         .unwrap();
     g.bench_function("order8_one_unit_scalar", |b| {
         b.iter(|| black_box(scalar8.run_unit(unit).unwrap()))
+    });
+    g.bench_function("order8_job_construction", |b| {
+        b.iter(|| black_box(CensusJob::new(8).unwrap().unit_count()))
     });
     g.finish();
 }

@@ -3,7 +3,7 @@
 //! thread-count and shard invariance, kill-and-resume, and refusal of bad input.
 
 use gridcensus::engine::run::run_simple;
-use gridcensus::engine::{Histogram, Job};
+use gridcensus::engine::{Histogram, Job, Partial};
 use gridcensus::latin::census::{CensusJob, Kernel, cycle_classes};
 use gridcensus::latin::wide::{Row, compatible_rows, count_completions, next_first_symbol};
 use gridcensus::reference::{
@@ -139,22 +139,16 @@ fn orders_1_to_7_match_oeis_and_the_writeup() {
     }
 }
 
-/// Census units of order n, in the census job's unit order, each as the three fixed rows
-/// (identity, cycle-type representative, row 2) and its derangement weight, built with the
-/// independent wide kernel's own row enumeration.
-fn wide_units(n: usize) -> Vec<(Vec<Row>, u64)> {
-    let id: Vec<u8> = (0..n as u8).collect();
-    let mut out = Vec::new();
-    for class in cycle_classes(n) {
-        let fixed = vec![Row::new(n, &id), Row::new(n, &class.representative)];
-        let f = next_first_symbol(n, &fixed).unwrap();
-        for row2 in compatible_rows(n, &fixed, Some(f)) {
-            let mut rows = fixed.clone();
-            rows.push(row2);
-            out.push((rows, class.derangements));
-        }
-    }
-    out
+/// Census units of order n, in the census job's unit order, each as the three fixed rows of its
+/// representative rectangle (identity, cycle-type representative, row 2) and its weight.
+fn rectangle_units(job: &CensusJob) -> Vec<(Vec<Row>, u64)> {
+    let n = job.order();
+    (0..job.unit_count())
+        .map(|i| {
+            let (rows, w) = job.unit_rectangle(i).expect("a unit rectangle");
+            (rows.iter().map(|r| Row::new(n, r)).collect(), w)
+        })
+        .collect()
 }
 
 fn wide_unit_histogram(n: usize, rows: &[Row], weight: u64) -> Histogram {
@@ -184,17 +178,27 @@ fn census_kernels_agree_unit_by_unit() {
             .with_kernel(Kernel::Scalar)
             .unwrap();
         let auto = CensusJob::new(n).unwrap();
-        let wide = wide_units(n);
-        assert_eq!(scalar.unit_count(), wide.len() as u64, "n={n}");
+        let wide = rectangle_units(&scalar);
+        assert!(scalar.unit_rectangle(scalar.unit_count()).is_none());
+        let row1 = |i: u64| scalar.unit_rectangle(i).unwrap().0[1].clone();
         let units: Vec<u64> = if n < 8 {
             (0..scalar.unit_count()).collect()
         } else {
-            // Every 250th unit plus the last: all seven cycle types are visited.
-            (0..scalar.unit_count())
-                .step_by(250)
+            // Every 20th unit, the last, and the first unit of every row-1 cycle type that
+            // represents a class (a class is represented by its member of the earliest type).
+            let mut v: Vec<u64> = (0..scalar.unit_count())
+                .step_by(20)
                 .chain([scalar.unit_count() - 1])
-                .collect()
+                .chain((1..scalar.unit_count()).filter(|&i| row1(i) != row1(i - 1)))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
         };
+        let all_types: std::collections::BTreeSet<Vec<u8>> =
+            (0..scalar.unit_count()).map(row1).collect();
+        let sampled: std::collections::BTreeSet<Vec<u8>> = units.iter().map(|&i| row1(i)).collect();
+        assert_eq!(sampled, all_types, "n={n}: the sample misses a cycle type");
         for &i in &units {
             let unit = gridcensus::engine::Unit {
                 index: i,
@@ -216,6 +220,102 @@ fn census_kernels_agree_unit_by_unit() {
             );
         }
     }
+}
+
+/// The whole census by rectangle classes equals the wide kernel's census by (cycle type, row 2
+/// from the leading first-symbol group), which uses no class reduction, at orders 3–7.
+#[test]
+fn class_census_equals_the_wide_census_without_classes() {
+    for n in 3..=7usize {
+        let id: Vec<u8> = (0..n as u8).collect();
+        let mut weighted = Histogram::default();
+        for class in cycle_classes(n) {
+            let fixed = vec![Row::new(n, &id), Row::new(n, &class.representative)];
+            let f = next_first_symbol(n, &fixed).unwrap();
+            for row2 in compatible_rows(n, &fixed, Some(f)) {
+                let mut rows = fixed.clone();
+                rows.push(row2);
+                weighted.merge(wide_unit_histogram(n, &rows, class.derangements));
+            }
+        }
+        let want: Vec<u64> = weighted
+            .0
+            .iter()
+            .map(|&c| {
+                assert_eq!(c % (n as u64 - 1), 0);
+                c / (n as u64 - 1)
+            })
+            .collect();
+        let mut want = want;
+        while want.last() == Some(&0) {
+            want.pop();
+        }
+        assert_eq!(census(n, Some(2)).0, want, "order {n}");
+    }
+}
+
+/// Every rectangle (identity, representative, row 2) belongs to a class whose representative has
+/// the same completion histogram (wide kernel): all pairs at orders 3–6, a spread sample at 7.
+#[test]
+fn class_members_have_the_representatives_completions() {
+    for n in 3..=7usize {
+        let job = CensusJob::new(n).unwrap();
+        let reps = rectangle_units(&job);
+        let rep_counts: Vec<Vec<u64>> = reps.iter().map(|(r, _)| count_completions(n, r)).collect();
+        let id: Vec<u8> = (0..n as u8).collect();
+        let mut checked = 0;
+        for (t, class) in cycle_classes(n).iter().enumerate() {
+            let fixed = vec![Row::new(n, &id), Row::new(n, &class.representative)];
+            let rows = compatible_rows(n, &fixed, None);
+            let step = if n < 7 { 1 } else { 7 };
+            for row2 in rows.iter().step_by(step) {
+                let u = job
+                    .unit_of_rectangle(t, &row2.symbols(n))
+                    .expect("every compatible row is in a class");
+                let mut rect = fixed.clone();
+                rect.push(*row2);
+                assert_eq!(
+                    count_completions(n, &rect),
+                    rep_counts[u as usize],
+                    "order {n}, type {t}, row 2 {:?} vs unit {u}",
+                    row2.symbols(n)
+                );
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > reps.len() || n < 5,
+            "order {n}: {checked} members checked"
+        );
+        // A row that repeats a symbol of row 0 in some column is in no class.
+        assert_eq!(job.unit_of_rectangle(0, &id), None);
+    }
+}
+
+/// The class weights add up to the number of (derangement, compatible row) pairs:
+/// Σ_types N(type) · #rows(type), the rows counted by the wide kernel's enumeration.
+#[test]
+fn class_weights_sum_to_the_derangement_row_pairs() {
+    for n in 3..=8usize {
+        let job = CensusJob::new(n).unwrap();
+        let id: Vec<u8> = (0..n as u8).collect();
+        let pairs: u64 = cycle_classes(n)
+            .iter()
+            .map(|c| {
+                let fixed = [Row::new(n, &id), Row::new(n, &c.representative)];
+                c.derangements * compatible_rows(n, &fixed, None).len() as u64
+            })
+            .sum();
+        let weights: u64 = (0..job.unit_count())
+            .map(|i| job.unit_rectangle(i).unwrap().1)
+            .sum();
+        assert_eq!(weights, pairs, "order {n}");
+    }
+    // The unit counts this decomposition gives (one per isotopy class of 3-row rectangles).
+    let counts: Vec<u64> = (3..=8)
+        .map(|n| CensusJob::new(n).unwrap().unit_count())
+        .collect();
+    assert_eq!(counts, [1, 2, 3, 16, 56, 370]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,8 +581,8 @@ fn lines(path: &Path) -> usize {
 
 #[test]
 fn killed_run_resumes_to_identical_bytes_and_refuses_other_parameters() {
-    // A job of a few seconds on one thread: one shard of order 8.
-    let shard = ["--orders", "8", "--shard", "0/50", "--threads", "1"];
+    // A job of a second or more on one thread: one shard of order 8.
+    let shard = ["--orders", "8", "--shard", "0/4", "--threads", "1"];
     let reference = tempfile::tempdir().unwrap();
     ok(&census_run(reference.path(), &shard));
     let want = files_in(&reference.path().join("partials"));

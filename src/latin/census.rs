@@ -7,15 +7,32 @@
 //! second row is a derangement d; the number of completions with a given d (and their intercalate
 //! histogram) depends only on the cycle type of d, because conjugating by a permutation π
 //! (relabel symbols by π, permute columns by π) fixes the identity row and maps d to π d π⁻¹.
-//! Rows 3..n can be put in any order, so count only completions whose rows 3..n are sorted by
-//! first-column symbol, and multiply by (n−2)!. Hence
+//! Rows 2..n−1 (0-based) can be put in any order, so count only completions whose rows 2..
+//! are sorted by first-column symbol, and multiply by (n−2)!. Hence
 //!
 //!   hist_R[k] = Σ_types N(type) · C_k(rep(type)) / (n − 1)
 //!
 //! where N(type) is the number of derangements of that cycle type and C_k counts sorted
-//! completions with k intercalates. Units are (type, third row): every valid third row of every
-//! type's representative, weighted by N(type); the division by n − 1 happens once, on the total.
-//! (Order 8: 7 cycle types, 5,512 units of roughly equal size; order 7: 462 units.)
+//! completions with k intercalates.
+//!
+//! Third row. Let C3_k(id, d, r) count the completions of the 3-row rectangle (id, d, r) whose
+//! rows 3.. are sorted by first symbol, for *every* row r compatible with (id, d). A completion
+//! counted by C_k(d) has n − 2 rows after row 1, and each of them can play r with the others
+//! sorted, so Σ_r C3_k(id, d, r) = (n − 2) · C_k(d) and
+//!
+//!   hist_R[k] = Σ_types N(type) · Σ_r C3_k(id, rep(type), r) / ((n − 1)(n − 2)).
+//!
+//! C3 is invariant under isotopy of the rectangle (permuting its three rows, its columns, its
+//! symbols maps completions onto completions with the same intercalate count), so the pairs
+//! (type, r) are grouped into isotopy classes of 3×n Latin rectangles: bring any isotope to the
+//! form (id, rep(T), t) by choosing two of its rows in order (a, b), relabelling columns by a⁻¹
+//! and conjugating b∘a⁻¹ to its type's representative; the forms over the six choices and the
+//! centralizer of the representative are exactly the class's members. Units are the classes
+//! (their first member in (type, list position) order), weighted by Σ N(type) over the members;
+//! the division by (n − 1)(n − 2) happens once, on the total, and must be exact.
+//! Order 8: 370 units of roughly equal size (one per class of the 33,192 (type, r) pairs; the
+//! (type, r from the leading first-symbol group) units without the classes number 5,512);
+//! order 7: 56 units.
 //!
 //! The kernel (rows numbered from 0 here: row 0 is the identity, row 1 the representative).
 //! Rows are not built cell by cell. Each type keeps the list of every permutation
@@ -26,7 +43,7 @@
 //! its intercalates with q: σ(c) = q⁻¹(p(c)) is a permutation of the columns whose 2-cycles are
 //! exactly the intercalates between q and p (the write-up's 2-cycle trick), counted as the fixed
 //! points of σ∘σ with two SSSE3 byte shuffles and one byte compare. The intercalate count of a
-//! square is then the sum of the scores its rows had when they were chosen. Rows 2.. are sorted
+//! square is then the sum of the scores its rows had when they were chosen. Rows 3.. are sorted
 //! by first symbol, so the next row comes from the list's leading group.
 //!
 //! The last two rows are handled in bulk: once rows 0..n−3 are fixed, each column misses two
@@ -45,12 +62,15 @@ use anyhow::Result;
 /// Largest order the census accepts.
 pub const MAX_ORDER: usize = 8;
 
-/// One work unit: a cycle-type representative for row 1 and one valid row 2 (0-based rows).
+/// One work unit: an isotopy class of 3-row rectangles, given by its first member (identity,
+/// a cycle-type representative, one row of that type's candidate list; 0-based rows).
 #[derive(Clone, Debug)]
 struct UnitPlan {
     type_index: usize,
     /// Index of row 2 in the type's candidate list.
     row2: usize,
+    /// Σ N(type) over the class's members (type, row 2).
+    weight: u64,
 }
 
 /// A cycle type of derangements: its representative second row and how many derangements share it.
@@ -68,6 +88,8 @@ pub struct CensusJob {
     /// Per type: every row compatible with rows 0 and 1, by first symbol, scored against them.
     lists: Vec<Vec<Cand>>,
     units: Vec<UnitPlan>,
+    /// Per type and candidate-list position: the unit (class) of that rectangle.
+    unit_of: Vec<Vec<u32>>,
     kernel: Kernel,
 }
 
@@ -136,13 +158,6 @@ struct Cand {
     perm: u64,
     /// Intercalates this row forms with the rows fixed so far.
     score: u32,
-}
-
-impl Cand {
-    #[inline(always)]
-    fn first(&self) -> u8 {
-        self.perm as u8
-    }
 }
 
 fn pack(row: &[u8]) -> (u64, u64) {
@@ -214,6 +229,173 @@ fn permutations(n: usize) -> Vec<Vec<u8>> {
         p[i + 1..].reverse();
         out.push(p.clone());
     }
+}
+
+/// Composition of permutations given as arrays: `(f∘g)[i] = f[g[i]]`.
+fn compose(n: usize, f: &[u8; 8], g: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for i in 0..n {
+        out[i] = f[g[i] as usize];
+    }
+    out
+}
+
+fn invert(n: usize, f: &[u8; 8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for i in 0..n {
+        out[f[i] as usize] = i as u8;
+    }
+    out
+}
+
+fn to_array(row: &[u8]) -> [u8; 8] {
+    let mut a = [0u8; 8];
+    a[..row.len()].copy_from_slice(row);
+    a
+}
+
+/// Lexicographic key of a row (column 0 most significant), so that lexicographic lists are
+/// sorted by key.
+fn lex_key(n: usize, row: &[u8; 8]) -> u64 {
+    row[..n].iter().fold(0u64, |k, &s| (k << 8) | s as u64)
+}
+
+/// For a derangement `x`: the index of its cycle type in `classes` and a permutation σ with
+/// σ∘x∘σ⁻¹ = that type's representative (x's cycles, longest first, mapped onto the
+/// representative's consecutive blocks).
+fn conjugator(n: usize, classes: &[CycleClass], x: &[u8; 8]) -> (usize, [u8; 8]) {
+    let mut seen = [false; 8];
+    let mut cycles: Vec<Vec<u8>> = Vec::new();
+    for s in 0..n {
+        if seen[s] {
+            continue;
+        }
+        let mut cyc = Vec::new();
+        let mut y = s;
+        while !seen[y] {
+            seen[y] = true;
+            cyc.push(y as u8);
+            y = x[y] as usize;
+        }
+        cycles.push(cyc);
+    }
+    // Stable: equal lengths keep the order of their smallest elements.
+    cycles.sort_by(|a, b| b.len().cmp(&a.len()));
+    let lengths: Vec<usize> = cycles.iter().map(Vec::len).collect();
+    let t = classes
+        .iter()
+        .position(|c| c.cycle_lengths == lengths)
+        .expect("x is a derangement of a listed cycle type");
+    let mut sigma = [0u8; 8];
+    let mut start = 0;
+    for cyc in &cycles {
+        for (j, &y) in cyc.iter().enumerate() {
+            sigma[y as usize] = (start + j) as u8;
+        }
+        start += cyc.len();
+    }
+    (t, sigma)
+}
+
+/// The isotopy classes of the 3-row rectangles (identity, rep(type), r) over every type and
+/// every row r compatible with the first two (`lists[type]`, lexicographic). Returns the work
+/// units (one per class: its first member in (type, list position) order, and the class weight
+/// Σ N(type) over its members) and, per type and list position, the unit of that rectangle.
+///
+/// Every rectangle isotopic to (id, rep, r) is brought to the form (id, rep(T'), t) as follows:
+/// take two of its rows in order, a then b, and the third c; relabel columns by a⁻¹ (rows
+/// id, x = b∘a⁻¹, c∘a⁻¹); conjugate by a σ with σ∘x∘σ⁻¹ = rep(T') (relabel symbols by σ and
+/// columns by σ⁻¹, which keeps the identity row); the remaining freedom is the centralizer Z of
+/// rep(T'), so t runs over z∘σ∘c∘a⁻¹∘σ⁻¹∘z⁻¹. These forms, over the six ordered choices and all
+/// z, are exactly the class's members.
+fn rectangle_classes(
+    n: usize,
+    classes: &[CycleClass],
+    lists: &[Vec<Cand>],
+) -> Result<(Vec<UnitPlan>, Vec<Vec<u32>>)> {
+    let perms = permutations(n);
+    let reps: Vec<[u8; 8]> = classes
+        .iter()
+        .map(|c| to_array(&c.representative))
+        .collect();
+    let centralizers: Vec<Vec<([u8; 8], [u8; 8])>> = reps
+        .iter()
+        .map(|rep| {
+            perms
+                .iter()
+                .map(|z| to_array(z))
+                .filter(|z| compose(n, z, rep) == compose(n, rep, z))
+                .map(|z| (z, invert(n, &z)))
+                .collect()
+        })
+        .collect();
+    let rows: Vec<Vec<[u8; 8]>> = lists
+        .iter()
+        .map(|list| {
+            list.iter()
+                .map(|c| {
+                    let b = c.perm.to_le_bytes();
+                    let mut a = [0u8; 8];
+                    a[..n].copy_from_slice(&b[..n]);
+                    a
+                })
+                .collect()
+        })
+        .collect();
+    let keys: Vec<Vec<u64>> = rows
+        .iter()
+        .map(|rs| rs.iter().map(|r| lex_key(n, r)).collect())
+        .collect();
+    let mut unit_of: Vec<Vec<u32>> = rows.iter().map(|rs| vec![u32::MAX; rs.len()]).collect();
+    let mut units = Vec::new();
+    let id = to_array(&(0..n as u8).collect::<Vec<u8>>());
+    for t in 0..classes.len() {
+        for i in 0..rows[t].len() {
+            if unit_of[t][i] != u32::MAX {
+                continue;
+            }
+            let u = units.len() as u32;
+            let rect = [id, reps[t], rows[t][i]];
+            let mut weight = 0u64;
+            for a in 0..3 {
+                for b in 0..3 {
+                    if a == b {
+                        continue;
+                    }
+                    let c = 3 - a - b;
+                    let ainv = invert(n, &rect[a]);
+                    let x = compose(n, &rect[b], &ainv);
+                    let (t2, sigma) = conjugator(n, classes, &x);
+                    let sinv = invert(n, &sigma);
+                    let y = compose(n, &sigma, &compose(n, &compose(n, &rect[c], &ainv), &sinv));
+                    for (z, zinv) in &centralizers[t2] {
+                        let m = compose(n, z, &compose(n, &y, zinv));
+                        let j = keys[t2].binary_search(&lex_key(n, &m)).map_err(|_| {
+                            anyhow::anyhow!(
+                                "internal error: a normal form of a rectangle is not a listed row"
+                            )
+                        })?;
+                        match unit_of[t2][j] {
+                            v if v == u32::MAX => {
+                                unit_of[t2][j] = u;
+                                weight += classes[t2].derangements;
+                            }
+                            v if v == u => {}
+                            v => anyhow::bail!(
+                                "internal error: rectangle classes {v} and {u} overlap"
+                            ),
+                        }
+                    }
+                }
+            }
+            units.push(UnitPlan {
+                type_index: t,
+                row2: i,
+                weight,
+            });
+        }
+    }
+    Ok((units, unit_of))
 }
 
 /// Candidate rows of one search level as a structure of arrays (`len` valid entries; the
@@ -384,7 +566,7 @@ macro_rules! search_kernel {
                 unsafe { $last_two(s, cur, k) };
                 return;
             }
-            // Row r+1 starts with the smallest symbol missing from column 0 (rows 2.. sorted by
+            // Row r+1 starts with the smallest symbol missing from column 0 (rows 3.. sorted by
             // first symbol); every missing symbol starts some compatible row (a Latin rectangle
             // always completes), so that is the first symbol of the list.
             let f = first_symbol(cur.perms[0]);
@@ -561,10 +743,11 @@ impl CensusJob {
         let classes = if n >= 2 { cycle_classes(n) } else { Vec::new() };
         let mut lists = Vec::new();
         let mut units = Vec::new();
+        let mut unit_of = Vec::new();
         if n >= 3 {
             let perms = permutations(n);
             let id: Vec<u8> = (0..n as u8).collect();
-            for (t, class) in classes.iter().enumerate() {
+            for class in &classes {
                 let rep = &class.representative;
                 // Rows compatible with rows 0 (identity) and 1 (rep), scored against both.
                 let list: Vec<Cand> = perms
@@ -581,24 +764,16 @@ impl CensusJob {
                         }
                     })
                     .collect();
-                // Row 2 starts with the smallest symbol not in {0, rep[0]}.
-                let f2 = list[0].first();
-                for (i, c) in list.iter().enumerate() {
-                    if c.first() == f2 {
-                        units.push(UnitPlan {
-                            type_index: t,
-                            row2: i,
-                        });
-                    }
-                }
                 lists.push(list);
             }
+            (units, unit_of) = rectangle_classes(n, &classes, &lists)?;
         }
         Ok(CensusJob {
             order,
             classes,
             lists,
             units,
+            unit_of,
             kernel: Kernel::detect(),
         })
     }
@@ -622,14 +797,38 @@ impl CensusJob {
         self.order
     }
 
-    /// Turn the weighted total (Σ N(type)·C_k) into the reduced-square histogram.
+    /// Unit `index` as its representative rectangle (identity, cycle-type representative, row 2)
+    /// and its weight (Σ N(type) over the rectangles of its class). `None` past the last unit
+    /// (and below order 3, where the census has no rectangle units).
+    pub fn unit_rectangle(&self, index: u64) -> Option<([Vec<u8>; 3], u64)> {
+        let plan = self.units.get(usize::try_from(index).ok()?)?;
+        let n = self.order;
+        let rep = self.classes[plan.type_index].representative.clone();
+        let row2 = self.lists[plan.type_index][plan.row2].perm.to_le_bytes()[..n].to_vec();
+        Some(([(0..n as u8).collect(), rep, row2], plan.weight))
+    }
+
+    /// The unit whose class holds the rectangle (identity, representative of cycle type
+    /// `type_index`, `row2`); `None` if `row2` is not compatible with the first two rows.
+    pub fn unit_of_rectangle(&self, type_index: usize, row2: &[u8]) -> Option<u64> {
+        let list = self.lists.get(type_index)?;
+        if row2.len() != self.order || row2.iter().any(|&s| s as usize >= self.order) {
+            return None;
+        }
+        let (perm, _) = pack(row2);
+        let i = list.iter().position(|c| c.perm == perm)?;
+        Some(self.unit_of[type_index][i] as u64)
+    }
+
+    /// Turn the weighted total (Σ over classes of weight · C3_k) into the reduced-square
+    /// histogram: divide by (n − 1)(n − 2), exactly.
     pub fn finish(&self, weighted: Histogram) -> Result<Histogram> {
         let n = self.order;
         if n <= 2 {
             // Order 1: one square, no intercalate. Order 2: one reduced square, one intercalate.
             return Ok(Histogram(if n == 1 { vec![1] } else { vec![0, 1] }));
         }
-        let div = (n - 1) as u64;
+        let div = ((n - 1) * (n - 2)) as u64;
         let mut out = Vec::with_capacity(weighted.0.len());
         for (k, &c) in weighted.0.iter().enumerate() {
             if c % div != 0 {
@@ -652,7 +851,7 @@ impl Job for CensusJob {
     fn spec(&self) -> JobSpec {
         JobSpec::new(
             "latin-census",
-            serde_json::json!({ "order": self.order }),
+            serde_json::json!({ "order": self.order, "units": "3-row rectangle classes" }),
             0,
         )
     }
@@ -710,7 +909,7 @@ impl Job for CensusJob {
         }
         for (k, &c) in search.counts.iter().enumerate() {
             if c > 0 {
-                hist.add(k, c * class.derangements);
+                hist.add(k, c * plan.weight);
             }
         }
         Ok(hist)

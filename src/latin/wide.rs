@@ -9,7 +9,9 @@
 //!
 //! It serves three purposes: it is the exact counter of the sampled work units of
 //! [`super::estimate`] (any order up to 11), it runs the order-9 census work units, and it is an
-//! independent implementation that the census kernel is held to unit by unit at orders 3–8.
+//! independent implementation that the census kernel is held to unit by unit at orders 3–8 (the
+//! census units are 3-row rectangles whose third row need not have the smallest first symbol:
+//! the rows added here are sorted among themselves, whatever the fixed rows).
 
 /// Largest order this kernel handles (n² cell bits must fit in 128).
 pub const WIDE_MAX_ORDER: usize = 11;
@@ -112,8 +114,8 @@ pub fn rectangle_intercalates(n: usize, rows: &[Row]) -> u32 {
     k
 }
 
-/// Histogram (index = intercalates of the whole square) of the sorted completions of the Latin
-/// rectangle `fixed` (first row the identity, rows 2.. already in sorted order).
+/// Histogram (index = intercalates of the whole square) of the completions of the Latin
+/// rectangle `fixed` (first row the identity) whose added rows are sorted by first symbol.
 pub fn count_completions(n: usize, fixed: &[Row]) -> Vec<u64> {
     let mut counts = vec![0u64; n * n * (n - 1) / 4 + 1];
     let remaining = n - fixed.len();
