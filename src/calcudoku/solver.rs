@@ -5,7 +5,7 @@
 //! ladder runs the enabled ones lowest first and restarts from the bottom whenever one makes
 //! progress, until none does.
 
-use super::board::{Board, MAX_CAGE, MAX_CELLS, Op, cell_name, line_cells, line_name};
+use super::board::{Board, MAX_CAGE, MAX_CELLS, MAX_ORDER, Op, cell_name, line_cells, line_name};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rung {
@@ -193,6 +193,11 @@ pub struct State {
     stale: u128,
     /// Settled cells the single rung has already propagated.
     single_done: u128,
+    /// Lines (rows 0..n, columns n..2n) the subset rung found nothing in and whose cells have
+    /// not changed since (cleared by every removal in the line).
+    subset_done: u32,
+    /// Lines the hidden rung found nothing in and whose cells have not changed since.
+    hidden_done: u32,
 }
 
 #[inline]
@@ -237,6 +242,8 @@ impl State {
             dirty: all,
             stale: all,
             single_done: 0,
+            subset_done: 0,
+            hidden_done: 0,
         }
     }
 
@@ -246,6 +253,9 @@ impl State {
         let bit = 1u128 << b.cage_of[cell];
         self.dirty |= bit;
         self.stale |= bit;
+        let lb = line_bits(b.n, cell);
+        self.subset_done &= !lb;
+        self.hidden_done &= !lb;
     }
 
     pub fn solved(&self, b: &Board) -> bool {
@@ -265,6 +275,27 @@ impl State {
             })
             .collect()
     }
+}
+
+/// Per order and cell: the bits of the cell's row (0..n) and column (n..2n).
+const LINE_BITS: [[u32; MAX_CELLS]; MAX_ORDER + 1] = {
+    let mut t = [[0u32; MAX_CELLS]; MAX_ORDER + 1];
+    let mut n = 1;
+    while n <= MAX_ORDER {
+        let mut c = 0;
+        while c < n * n {
+            t[n][c] = 1u32 << (c / n) | 1u32 << (n + c % n);
+            c += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The line bits (for `subset_done` and `hidden_done`) of a cell's row and column.
+#[inline]
+fn line_bits(n: usize, cell: usize) -> u32 {
+    LINE_BITS[n][cell]
 }
 
 #[inline]
@@ -287,6 +318,9 @@ fn restrict(
     let bit = 1u128 << b.cage_of[cell];
     st.dirty |= bit;
     st.stale |= bit;
+    let lb = line_bits(b.n, cell);
+    st.subset_done &= !lb;
+    st.hidden_done &= !lb;
     let s = &mut ctx.stats[ctx.rung];
     s.removed += (old ^ new).count_ones() as u64;
     if new.is_power_of_two() {
@@ -804,6 +838,10 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
     let full = full_mask(n);
     let mut progress = false;
     for l in 0..2 * n {
+        // Its deductions depend on the line's cells alone (as for `subset_done`).
+        if st.hidden_done >> l & 1 != 0 {
+            continue;
+        }
         let (mut once, mut twice) = (0u16, 0u16);
         for c in line_cells(n, l) {
             let m = st.cands[c];
@@ -814,6 +852,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             return Err(Stop::Contradiction);
         }
         let uniq = once & !twice;
+        let mut line_changed = false;
         for v in bits(uniq) {
             let bit = 1u16 << v;
             // An earlier value of this line may have taken the only place: contradiction.
@@ -822,6 +861,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             };
             let changed = restrict(b, st, ctx, cell, bit)?;
             progress |= changed;
+            line_changed |= changed;
             action(ctx, changed, || {
                 format!(
                     "{}: {} fits only at {}",
@@ -830,6 +870,9 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
                     cell_name(n, cell)
                 )
             })?;
+        }
+        if !line_changed {
+            st.hidden_done |= 1u32 << l;
         }
     }
     Ok(progress)
@@ -877,6 +920,11 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
     let n = b.n;
     let mut unions = [0u16; 1 << 9];
     for l in 0..2 * n {
+        // Its deductions depend on the line's cells alone: a line that gave nothing and has
+        // not changed since gives nothing again.
+        if st.subset_done >> l & 1 != 0 {
+            continue;
+        }
         let mut cells = [0usize; 9];
         let mut u = 0usize;
         for c in line_cells(n, l) {
@@ -886,6 +934,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             }
         }
         if u < 3 {
+            st.subset_done |= 1u32 << l;
             continue;
         }
         for s in 1usize..(1 << u) {
@@ -933,6 +982,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
                 return Ok(true);
             }
         }
+        st.subset_done |= 1u32 << l;
     }
     Ok(false)
 }
