@@ -1063,7 +1063,15 @@ pub fn ladder(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
 /// depend on the order: the candidates left are exactly those [`ladder`] leaves (a test checks
 /// this). Only the per-rung credit differs, so the root ladder, which defines the grade, the
 /// rung trace and the hints, keeps [`ladder`]; probes and search nodes use this one.
+///
+/// Order independence also needs every contradiction a rung detects at a state to be detected
+/// at any smaller state the rungs leave alone. The subset rung skips its largest subsets (all
+/// or all but one of a line's unsettled cells), whose shortage of values the hidden rung
+/// detects instead, given `single`; so without `single` and `hidden` this runs [`ladder`].
 pub fn fixpoint(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<(), Stop> {
+    if !(rungs.has(Rung::Single) && rungs.has(Rung::Hidden)) {
+        return ladder(b, st, rungs, ctx);
+    }
     let mut small = 0u128;
     for (i, c) in b.cages.iter().enumerate() {
         if c.cells.len() < MEMO_MIN_CAGE {
