@@ -5,7 +5,7 @@
 //! ladder runs the enabled ones lowest first and restarts from the bottom whenever one makes
 //! progress, until none does.
 
-use super::board::{Board, MAX_CAGE, MAX_CELLS, Op, cell_name, line_cells, line_name};
+use super::board::{Board, MAX_CAGE, MAX_CELLS, MAX_ORDER, Op, cell_name, line_cells, line_name};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rung {
@@ -193,6 +193,11 @@ pub struct State {
     stale: u128,
     /// Settled cells the single rung has already propagated.
     single_done: u128,
+    /// Lines (rows 0..n, columns n..2n) the subset rung found nothing in and whose cells have
+    /// not changed since (cleared by every removal in the line).
+    subset_done: u32,
+    /// Lines the hidden rung found nothing in and whose cells have not changed since.
+    hidden_done: u32,
 }
 
 #[inline]
@@ -237,6 +242,8 @@ impl State {
             dirty: all,
             stale: all,
             single_done: 0,
+            subset_done: 0,
+            hidden_done: 0,
         }
     }
 
@@ -246,6 +253,9 @@ impl State {
         let bit = 1u128 << b.cage_of[cell];
         self.dirty |= bit;
         self.stale |= bit;
+        let lb = line_bits(b.n, cell);
+        self.subset_done &= !lb;
+        self.hidden_done &= !lb;
     }
 
     pub fn solved(&self, b: &Board) -> bool {
@@ -265,6 +275,27 @@ impl State {
             })
             .collect()
     }
+}
+
+/// Per order and cell: the bits of the cell's row (0..n) and column (n..2n).
+const LINE_BITS: [[u32; MAX_CELLS]; MAX_ORDER + 1] = {
+    let mut t = [[0u32; MAX_CELLS]; MAX_ORDER + 1];
+    let mut n = 1;
+    while n <= MAX_ORDER {
+        let mut c = 0;
+        while c < n * n {
+            t[n][c] = 1u32 << (c / n) | 1u32 << (n + c % n);
+            c += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The line bits (for `subset_done` and `hidden_done`) of a cell's row and column.
+#[inline]
+fn line_bits(n: usize, cell: usize) -> u32 {
+    LINE_BITS[n][cell]
 }
 
 #[inline]
@@ -287,6 +318,9 @@ fn restrict(
     let bit = 1u128 << b.cage_of[cell];
     st.dirty |= bit;
     st.stale |= bit;
+    let lb = line_bits(b.n, cell);
+    st.subset_done &= !lb;
+    st.hidden_done &= !lb;
     let s = &mut ctx.stats[ctx.rung];
     s.removed += (old ^ new).count_ones() as u64;
     if new.is_power_of_two() {
@@ -717,11 +751,27 @@ fn cells_text(b: &Board, before: &[(usize, u16)], st: &State) -> String {
 }
 
 fn rung_cage(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+    cage_pass(b, st, ctx, st.stale, false)
+}
+
+/// Apply the support of the cages in `todo` (those still stale when reached). With
+/// `stop_early`, return after the first cage of at least [`MEMO_MIN_CAGE`] cells that removed
+/// something, so that cheaper rungs can shrink the candidates before the next large
+/// enumeration.
+fn cage_pass(
+    b: &Board,
+    st: &mut State,
+    ctx: &mut Ctx,
+    mut todo: u128,
+    stop_early: bool,
+) -> Result<bool, Stop> {
     let mut progress = false;
-    let mut todo = st.stale;
     while todo != 0 {
         let i = todo.trailing_zeros() as usize;
         todo &= todo - 1;
+        if st.stale >> i & 1 == 0 {
+            continue;
+        }
         ensure(b, st, i, ctx)?;
         let cage = &b.cages[i];
         let mut before = [(0usize, 0u16); MAX_CAGE];
@@ -742,6 +792,9 @@ fn rung_cage(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool
                 cells_text(b, &before[..cage.cells.len()], st)
             )
         })?;
+        if stop_early && changed && cage.cells.len() >= MEMO_MIN_CAGE {
+            return Ok(true);
+        }
     }
     Ok(progress)
 }
@@ -785,6 +838,10 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
     let full = full_mask(n);
     let mut progress = false;
     for l in 0..2 * n {
+        // Its deductions depend on the line's cells alone (as for `subset_done`).
+        if st.hidden_done >> l & 1 != 0 {
+            continue;
+        }
         let (mut once, mut twice) = (0u16, 0u16);
         for c in line_cells(n, l) {
             let m = st.cands[c];
@@ -795,6 +852,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             return Err(Stop::Contradiction);
         }
         let uniq = once & !twice;
+        let mut line_changed = false;
         for v in bits(uniq) {
             let bit = 1u16 << v;
             // An earlier value of this line may have taken the only place: contradiction.
@@ -803,6 +861,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             };
             let changed = restrict(b, st, ctx, cell, bit)?;
             progress |= changed;
+            line_changed |= changed;
             action(ctx, changed, || {
                 format!(
                     "{}: {} fits only at {}",
@@ -811,6 +870,9 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
                     cell_name(n, cell)
                 )
             })?;
+        }
+        if !line_changed {
+            st.hidden_done |= 1u32 << l;
         }
     }
     Ok(progress)
@@ -858,6 +920,11 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
     let n = b.n;
     let mut unions = [0u16; 1 << 9];
     for l in 0..2 * n {
+        // Its deductions depend on the line's cells alone: a line that gave nothing and has
+        // not changed since gives nothing again.
+        if st.subset_done >> l & 1 != 0 {
+            continue;
+        }
         let mut cells = [0usize; 9];
         let mut u = 0usize;
         for c in line_cells(n, l) {
@@ -867,6 +934,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             }
         }
         if u < 3 {
+            st.subset_done |= 1u32 << l;
             continue;
         }
         for s in 1usize..(1 << u) {
@@ -914,6 +982,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
                 return Ok(true);
             }
         }
+        st.subset_done |= 1u32 << l;
     }
     Ok(false)
 }
@@ -940,7 +1009,7 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                 s2.assign(b, cell, v);
                 let mut c2 = Ctx::new();
                 c2.memo = ctx.memo.take();
-                let dead = match ladder(b, &mut s2, lower, &mut c2) {
+                let dead = match fixpoint(b, &mut s2, lower, &mut c2) {
                     Err(_) => true,
                     Ok(()) => s2.solved(b) && !b.is_solution(&s2.grid(b)),
                 };
@@ -973,6 +1042,67 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
 pub fn ladder(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<(), Stop> {
     'outer: loop {
         for def in RUNGS.iter() {
+            if !rungs.has(def.rung) {
+                continue;
+            }
+            ctx.rung = def.rung as usize;
+            if (def.apply)(b, st, rungs, ctx)? {
+                continue 'outer;
+            }
+        }
+        return Ok(());
+    }
+}
+
+/// The same fixpoint as [`ladder`], reached cheapest first: `single` and `hidden` run to their
+/// own fixpoint before any cage is enumerated, cages under [`MEMO_MIN_CAGE`] cells before the
+/// larger ones, and after each large cage that removes something the cheap rungs run again
+/// before the next large enumeration; `must`, `subset` and `probe` run only when everything
+/// below is stable. Every rung only removes values and removes at least as much from fewer
+/// candidates, so the greatest common fixpoint (and whether it is a contradiction) does not
+/// depend on the order: the candidates left are exactly those [`ladder`] leaves (a test checks
+/// this). Only the per-rung credit differs, so the root ladder, which defines the grade, the
+/// rung trace and the hints, keeps [`ladder`]; probes and search nodes use this one.
+///
+/// Order independence also needs every contradiction a rung detects at a state to be detected
+/// at any smaller state the rungs leave alone. The subset rung skips its largest subsets (all
+/// or all but one of a line's unsettled cells), whose shortage of values the hidden rung
+/// detects instead, given `single`; so without `single` and `hidden` this runs [`ladder`].
+pub fn fixpoint(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<(), Stop> {
+    if !(rungs.has(Rung::Single) && rungs.has(Rung::Hidden)) {
+        return ladder(b, st, rungs, ctx);
+    }
+    let mut small = 0u128;
+    for (i, c) in b.cages.iter().enumerate() {
+        if c.cells.len() < MEMO_MIN_CAGE {
+            small |= 1u128 << i;
+        }
+    }
+    'outer: loop {
+        loop {
+            let mut p = false;
+            if rungs.has(Rung::Single) {
+                ctx.rung = Rung::Single as usize;
+                p |= rung_single(b, st, rungs, ctx)?;
+            }
+            if rungs.has(Rung::Hidden) {
+                ctx.rung = Rung::Hidden as usize;
+                p |= rung_hidden(b, st, rungs, ctx)?;
+            }
+            if !p {
+                break;
+            }
+        }
+        if rungs.has(Rung::Cage) {
+            ctx.rung = Rung::Cage as usize;
+            if cage_pass(b, st, ctx, st.stale & small, false)? {
+                continue;
+            }
+            if cage_pass(b, st, ctx, st.stale, true)? {
+                continue;
+            }
+        }
+        for def in &RUNGS[Rung::Must as usize..] {
             if !rungs.has(def.rung) {
                 continue;
             }
@@ -1129,7 +1259,7 @@ impl Search<'_> {
             } else {
                 self.rungs.without(Rung::Probe)
             };
-            if ladder(self.b, &mut st, rungs, &mut self.ctx).is_err() {
+            if fixpoint(self.b, &mut st, rungs, &mut self.ctx).is_err() {
                 return false;
             }
         }
@@ -1264,6 +1394,63 @@ mod tests {
     use crate::calcudoku::generate::seeded_board;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The cheapest-first schedule reaches the ladder's fixpoint exactly: the same candidates
+    /// left, or a contradiction in both, from random states (pins of the answer plus random
+    /// removals, some leading to contradictions), under random sets of rungs, signs shown and
+    /// hidden, orders 4 to 9 with cages up to 8 cells.
+    #[test]
+    fn fixpoint_matches_ladder() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut same, mut dead) = (0u32, 0u32);
+        for k in 0..900u64 {
+            let n = 4 + (k % 6) as usize;
+            let max_cage = 2 + (k % 7) as usize;
+            let (b, sol) = seeded_board(n, max_cage, k % 2 == 1, 5000 + k);
+            let rungs = if k % 4 == 0 {
+                Rungs::ALL
+            } else {
+                Rungs(rng.random_range(0..64u8))
+            };
+            let mut st = State::new(&b);
+            let pin = rng.random_range(0.0..0.4f64);
+            let cut = rng.random_range(0.0..0.15f64);
+            for c in 0..n * n {
+                if rng.random_bool(pin) {
+                    st.assign(&b, c, sol[c] as u32);
+                } else {
+                    for v in 1..=n as u32 {
+                        if rng.random_bool(cut) && st.cands[c] != 1 << v {
+                            st.cands[c] &= !(1 << v);
+                        }
+                    }
+                }
+            }
+            let mut s1 = st.clone();
+            let mut s2 = st.clone();
+            let mut c1 = Ctx::new();
+            let mut c2 = Ctx::new();
+            c2.memo = Some(Box::default());
+            let r1 = ladder(&b, &mut s1, rungs, &mut c1);
+            let r2 = fixpoint(&b, &mut s2, rungs, &mut c2);
+            assert_eq!(r1.is_ok(), r2.is_ok(), "board {k}, rungs {}", rungs.names());
+            if r1.is_ok() {
+                assert_eq!(
+                    &s1.cands[..],
+                    &s2.cands[..],
+                    "board {k}, rungs {}",
+                    rungs.names()
+                );
+                same += 1;
+            } else {
+                dead += 1;
+            }
+        }
+        assert!(
+            same > 200 && dead > 100,
+            "{same} agreeing fixpoints, {dead} contradictions"
+        );
+    }
 
     /// The pruned cage enumeration (and its memo) gives exactly the support and the per-line
     /// needed values of a plain enumeration of every filling, and never drops a value of the
