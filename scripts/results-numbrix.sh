@@ -14,6 +14,6 @@ $BIN numbrix study ablation --seed 2026 --no-progress ${THREADS_ARG:-}
 # docs/numbrix.md for the measured CPU time).
 $BIN numbrix study sparse --seed 2026 --no-progress ${THREADS_ARG:-}
 # The reversal certificate's share of ambiguous random reveals (4x4-10x10, 50 answers each),
-# and the probe as adversary.
+# and the probe as adversary (8x8 and 10x10, 10 answers each: about 5 CPU-minutes).
 $BIN numbrix study certificate --seed 2026 --no-progress ${THREADS_ARG:-}
 $BIN numbrix study probe-adversary --seed 2026 --no-progress ${THREADS_ARG:-}
