@@ -624,7 +624,7 @@ fn sparse_section(results: &Path) -> Result<Section> {
     let mut s = Section::new(title);
     let _ = writeln!(
         s.body,
-        "Random reveals of sampled answers at {:.2}, {:.2} and {:.2} of the bank's clue density ({BANK_DENSITY} printed numbers per cell), each decided (answers counted to 2) at the node cap: the walk search for a first answer, a second answer looked for next to it (another path through a few runs between printed numbers, checked by the board's answer test), and only if none is found the walk search again to a second answer or to exhaustion; re-counted by the raw walk engine where the study ran it. Wall times are in `numbrix_sparse_timing.csv`.\n\n| size | density | boards | unique | 2+ | unknown | median nodes | max nodes | raw engine agrees |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "Random reveals of sampled answers at {:.2}, {:.2} and {:.2} of the bank's clue density ({BANK_DENSITY} printed numbers per cell), each decided (answers counted to 2) by the walk search at the node cap (the manifest's commit tells which decision: since the second answer next to the first, `docs/numbrix.md`), and re-counted by the raw walk engine where the study ran it. Wall times are in `numbrix_sparse_timing.csv`.\n\n| size | density | boards | unique | 2+ | unknown | median nodes | max nodes | raw engine agrees |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         SPARSE_FACTORS[0], SPARSE_FACTORS[1], SPARSE_FACTORS[2]
     );
     let mut by: BTreeMap<(usize, u64), Vec<&SparseRec>> = BTreeMap::new();
