@@ -8,12 +8,14 @@
 //! * `numbrix_decide_10x10/<file>`: each 10×10 bank board on its own, for the median decision.
 //! * `numbrix_sparse/<s>x<s>/<factor>`: the walk search's decision (cap 2, default node cap) of
 //!   20 random reveals at 1, 0.75 and 0.5 of the bank's clue density (the sparse study's boards,
-//!   drawn here from a fixed seed); throughput in boards.
+//!   drawn here from a fixed seed); throughput in boards. `numbrix_sparse/second/<s>x<s>/<factor>`:
+//!   the scan for a second answer next to the walk's first answer on the same boards.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::numbrix::bank::read_bank;
 use gridcensus::numbrix::board::Board;
 use gridcensus::numbrix::ladder::{Ctx, Rung, Rungs, State, Work, climb, run_once};
 use gridcensus::numbrix::search::{self, Limits};
+use gridcensus::numbrix::second;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
@@ -138,6 +140,26 @@ fn sparse(c: &mut Criterion) {
                 b.iter(|| {
                     for bd in &boards {
                         black_box(search::count_in(&ctx, bd, Rungs::DECIDE, Limits::default()));
+                    }
+                })
+            });
+            // The scan for a second answer next to a first one (the walk's first answers).
+            let firsts: Vec<(&Board, Vec<u32>)> = boards
+                .iter()
+                .filter_map(|bd| {
+                    let lim = Limits {
+                        cap: 1,
+                        ..Limits::default()
+                    };
+                    let v = search::count_in(&ctx, bd, Rungs::DECIDE, lim);
+                    v.answers.into_iter().next().map(|a| (bd, a))
+                })
+                .collect();
+            g.throughput(Throughput::Elements(firsts.len() as u64));
+            g.bench_function(format!("second/{s}x{s}/{f}"), |b| {
+                b.iter(|| {
+                    for (bd, a) in &firsts {
+                        black_box(second::second_answer(&ctx.geo, bd, a, search::LOCAL_NODES));
                     }
                 })
             });

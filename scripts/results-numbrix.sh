@@ -9,11 +9,11 @@ for s in parity space pin-wall clues; do
 done
 $BIN numbrix study climb --seed 2026 --no-progress ${THREADS_ARG:-}
 $BIN numbrix study ablation --seed 2026 --no-progress ${THREADS_ARG:-}
-# Sparse boards: 40 random reveals per size 8x8-12x12 at 1, 0.75 and 0.5 of the bank's clue
-# density, the raw walk engine re-counting sides up to 8 (the study's defaults; see
+# Sparse boards: 40 random answers per size 8x8-12x12, each revealed at 1, 0.75 and 0.5 of the
+# bank's clue density, the raw walk engine re-counting sides up to 8 (the study's defaults; see
 # docs/numbrix.md for the measured CPU time).
 $BIN numbrix study sparse --seed 2026 --no-progress ${THREADS_ARG:-}
 # The reversal certificate's share of ambiguous random reveals (4x4-10x10, 50 answers each),
-# and the probe as adversary.
+# and the probe as adversary (8x8 and 10x10, 10 answers each: about 5 CPU-minutes).
 $BIN numbrix study certificate --seed 2026 --no-progress ${THREADS_ARG:-}
 $BIN numbrix study probe-adversary --seed 2026 --no-progress ${THREADS_ARG:-}

@@ -60,12 +60,12 @@ pub struct StudyArgs {
     pub study: StudyName,
     /// Square sizes, a range (4-10) or a list (6,8,10), sides 1-16 (default per study: parity
     /// 4-10, space 6,8,10, climb 6-10, ablation 6-10, clues 4-10, pin-wall 4,6, sparse 8-12,
-    /// certificate 4-10, probe-adversary 10).
+    /// certificate 4-10, probe-adversary 8,10).
     /// Rows of other sizes already in the result file are kept.
     #[arg(long)]
     pub sizes: Option<String>,
     /// Samples per size, at least 1 (default per study: parity 200, space 100, climb 50,
-    /// ablation 24, clues 100, pin-wall 20, sparse 40, certificate 50, probe-adversary 20).
+    /// ablation 24, clues 100, pin-wall 20, sparse 40, certificate 50, probe-adversary 10).
     #[arg(long)]
     pub per_size: Option<u64>,
     /// Search nodes per decision before "unknown" (sparse study), at least 1 (default 1000000).
@@ -346,7 +346,7 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::PinWall => ("4,6", 20),
         StudyName::Sparse => ("8-12", 40),
         StudyName::Certificate => ("4-10", 50),
-        StudyName::ProbeAdversary => ("10", 20),
+        StudyName::ProbeAdversary => ("8,10", 10),
     };
     if a.node_cap == 0 {
         return Err(input_error("--node-cap must be at least 1"));

@@ -12,5 +12,6 @@ pub mod ladder;
 pub mod path;
 pub mod report;
 pub mod search;
+pub mod second;
 pub mod studies;
 pub mod walk_search;

@@ -178,7 +178,11 @@ pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdi
             (c, vec![st.values()], 1)
         }
         Outcome::Stalled => {
-            let (count, answers, walked) = walk_restarts(ctx, &st.cv, limits);
+            let (count, answers, walked) = if limits.cap == 2 {
+                decide_two(ctx, board, &st.cv, limits)
+            } else {
+                walk_restarts(ctx, &st.cv, limits, Vec::new())
+            };
             (count, answers, 1 + walked)
         }
     };
@@ -216,11 +220,19 @@ pub fn luby(mut i: u64) -> u64 {
 /// A walk that finishes has seen the whole tree: its count is exact. Answers found by different
 /// walks are pooled (distinct answers of the same board), so a board with two answers is called
 /// `2+` as soon as any walks together have met two, however deep a single walk is stuck.
-pub fn walk_restarts(ctx: &Ctx, cand: &[Bits], limits: Limits) -> (Count, Vec<Vec<u32>>, u64) {
+///
+/// `known` holds answers already found (by an earlier phase): they join the pool, so that a
+/// walk stopped by its budget after meeting another answer still makes two.
+pub fn walk_restarts(
+    ctx: &Ctx,
+    cand: &[Bits],
+    limits: Limits,
+    known: Vec<Vec<u32>>,
+) -> (Count, Vec<Vec<u32>>, u64) {
     use super::walk_search::{Walk, WalkStop};
     let total = limits.node_cap.saturating_sub(1);
     let mut used = 0u64;
-    let mut pool: Vec<Vec<u32>> = Vec::new();
+    let mut pool: Vec<Vec<u32>> = known;
     let mut k = 0u64;
     loop {
         let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
@@ -260,6 +272,47 @@ pub fn walk_restarts(ctx: &Ctx, cand: &[Bits], limits: Limits) -> (Count, Vec<Ve
         }
         k += 1;
     }
+}
+
+/// Node budget of the scan for a second answer next to the first ([`super::second`]).
+pub const LOCAL_NODES: u64 = 50_000;
+
+/// The decision at cap 2 (one answer, or two): the walk search with restarts for a first answer
+/// A; then a second answer looked for next to A ([`super::second::second_answer`]: another
+/// path through the cells of a few consecutive runs between printed numbers), which decides
+/// "2+" with no search of the whole board; only if none is found, the walk search again with A
+/// pooled, to a second answer or to exhaustion (an exact count). All three phases share the
+/// node cap.
+pub fn decide_two(
+    ctx: &Ctx,
+    board: &Board,
+    cand: &[Bits],
+    limits: Limits,
+) -> (Count, Vec<Vec<u32>>, u64) {
+    let first = Limits {
+        cap: 1,
+        node_cap: limits.node_cap,
+    };
+    let (count, answers, used) = walk_restarts(ctx, cand, first, Vec::new());
+    let a = match count {
+        Count::AtLeast(_) => answers.into_iter().next().expect("an answer at cap 1"),
+        // No answer (exhaustive), or none found within the node cap.
+        other => return (other, answers, used),
+    };
+    let total = limits.node_cap.saturating_sub(1);
+    let left = total.saturating_sub(used);
+    let local = super::second::second_answer(&ctx.geo, board, &a, LOCAL_NODES.min(left));
+    let used = used + local.nodes;
+    if let Some(b) = local.second {
+        return (Count::AtLeast(2), vec![a, b], used);
+    }
+    let rest = Limits {
+        cap: 2,
+        // walk_restarts spends node_cap - 1 (the root climb is the first node).
+        node_cap: total.saturating_sub(used) + 1,
+    };
+    let (count, answers, walked) = walk_restarts(ctx, cand, rest, vec![a]);
+    (count, answers, used + walked)
 }
 
 #[cfg(test)]

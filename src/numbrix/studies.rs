@@ -619,3 +619,33 @@ impl Study for ProbeAdversary {
         }])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Wall time of the probe adversary on a few sampled answers (run by hand with `--ignored
+    /// --nocapture`; PROBE_ADV="size answers").
+    #[test]
+    #[ignore]
+    fn probe_adversary_timing() {
+        use super::*;
+        let spec = std::env::var("PROBE_ADV").unwrap_or_else(|_| "10 2".into());
+        let mut it = spec.split_whitespace().map(|x| x.parse::<u64>().unwrap());
+        let (s, k) = (it.next().unwrap() as usize, it.next().unwrap());
+        let job = StudyJob {
+            study: ProbeAdversary,
+            sizes: vec![s],
+            per_size: k,
+            seed: 2026,
+        };
+        for u in 0..k {
+            let t = std::time::Instant::now();
+            let r = job
+                .run_unit(crate::engine::Unit {
+                    index: u,
+                    master_seed: 2026,
+                })
+                .unwrap();
+            eprintln!("{s}x{s} answer {u}: {:?} in {:?}", r.0[0], t.elapsed());
+        }
+    }
+}
