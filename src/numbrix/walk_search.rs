@@ -324,13 +324,22 @@ impl<'a> Walk<'a> {
 
     /// The cells next to `x` that may hold number `v`, fewest free neighbours first (Warnsdorff's
     /// rule: a cell about to be cut off is taken while it still can be). The order only changes
-    /// how soon answers are met, not which are counted.
+    /// how soon answers are met, not which are counted. Odd restarts (`tie` odd) use a plain
+    /// shuffled order instead.
     fn ordered(&self, x: usize, v: usize) -> Vec<usize> {
         let mut c: Vec<(u32, u64, usize)> = self.geo.nbrs[x]
             .iter()
             .copied()
             .filter(|&y| self.admits(v, y))
-            .map(|y| (self.geo.nmask[y].and(self.free).count(), self.tie_key(y), y))
+            .map(|y| {
+                // Odd tie-breaks drop the free-neighbour count: a plain shuffled order.
+                let deg = if self.tie & 1 == 1 {
+                    0
+                } else {
+                    self.geo.nmask[y].and(self.free).count()
+                };
+                (deg, self.tie_key(y), y)
+            })
             .collect();
         c.sort_unstable();
         c.into_iter().map(|(_, _, y)| y).collect()
