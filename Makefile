@@ -1,6 +1,6 @@
 # gridcensus: the set-up commands are `make census` and `make test`.
 #   make census            orders 1-7 of the Latin census, then the report check (seconds)
-#   make census ORDER=8    the full census to order 8 (about a minute on 2 cores)
+#   make census ORDER=8    the full census to order 8 (seconds on 2 cores)
 #   make test              the whole test suite (optimised test profile)
 #   make bench             criterion benches of every census, sampler and rung
 #   make report            check results/ against published counts; write results/REPORT.md

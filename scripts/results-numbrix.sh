@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate the Numbrix solver-side result files (the census side is part B's and runs from
 # its own lines). BIN and THREADS_ARG come from the Makefile. Study defaults live in
-# `gridcensus numbrix study --help`; all of them take about a minute on 2 loaded cores.
+# `gridcensus numbrix study --help`; the probe adversary takes about 8 CPU-minutes, the others about a minute together (docs/numbrix.md).
 set -eu
 BIN=${BIN:-target/release/gridcensus}
 for s in parity space pin-wall clues; do
