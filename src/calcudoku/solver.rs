@@ -1037,21 +1037,31 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
     Ok(progress)
 }
 
+/// Apply the enabled rungs of `defs` in order until one makes progress; `Ok(false)` when none did.
+fn first_progress(
+    defs: &[RungDef],
+    b: &Board,
+    st: &mut State,
+    rungs: Rungs,
+    ctx: &mut Ctx,
+) -> Result<bool, Stop> {
+    for def in defs {
+        if !rungs.has(def.rung) {
+            continue;
+        }
+        ctx.rung = def.rung as usize;
+        if (def.apply)(b, st, rungs, ctx)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Run the enabled rungs, lowest first, restarting from the bottom after any progress, until
 /// none makes progress. `Err(Contradiction)` means no solution extends this state.
 pub fn ladder(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<(), Stop> {
-    'outer: loop {
-        for def in RUNGS.iter() {
-            if !rungs.has(def.rung) {
-                continue;
-            }
-            ctx.rung = def.rung as usize;
-            if (def.apply)(b, st, rungs, ctx)? {
-                continue 'outer;
-            }
-        }
-        return Ok(());
-    }
+    while first_progress(&RUNGS, b, st, rungs, ctx)? {}
+    Ok(())
 }
 
 /// The same fixpoint as [`ladder`], reached cheapest first: `single` and `hidden` run to their
@@ -1078,7 +1088,7 @@ pub fn fixpoint(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Resul
             small |= 1u128 << i;
         }
     }
-    'outer: loop {
+    loop {
         loop {
             let mut p = false;
             if rungs.has(Rung::Single) {
@@ -1102,16 +1112,9 @@ pub fn fixpoint(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Resul
                 continue;
             }
         }
-        for def in &RUNGS[Rung::Must as usize..] {
-            if !rungs.has(def.rung) {
-                continue;
-            }
-            ctx.rung = def.rung as usize;
-            if (def.apply)(b, st, rungs, ctx)? {
-                continue 'outer;
-            }
+        if !first_progress(&RUNGS[Rung::Must as usize..], b, st, rungs, ctx)? {
+            return Ok(());
         }
-        return Ok(());
     }
 }
 
