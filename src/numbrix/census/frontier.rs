@@ -18,12 +18,14 @@
 //! the w×(rows so far) grid. One sweep of width w thus counts w×L for every L up to the maximum.
 
 //!
-//! Tables and threads. The states live in `PARTS` partitions (by a hash of the key). A cell step
-//! lets every input partition emit its successor states into per-(input, output) buffers in
-//! parallel, then folds each output partition's buffers into that partition's hash map in
-//! parallel and drains it back into a flat list. Buffers, maps and lists are allocated once per
-//! sweep and cleared (keeping their capacity) between cells. The counts are exact sums, so the
-//! order in which threads add them changes nothing.
+//! Tables and threads. The states live in `PARTS` partitions (by a hash of the key), each a flat
+//! list. A cell step lets the input partitions, in parallel, emit their successor states into
+//! small per-thread batches, one per output partition; a full batch is folded under a lock into
+//! its output partition's hash map. Each map is then drained back into its partition's list.
+//! Lists and maps are allocated once per sweep and keep their capacity between cells, and the
+//! batches hold at most `PARTS × BATCH` entries a thread, so the memory is about one list and one
+//! map entry per state. The counts are exact sums, so the order in which threads add them
+//! changes nothing.
 //!
 //! Arithmetic. Up to `U128_MAX_CELLS` cells the counts are `u128` (every addition checked). Past
 //! that each count is held as residues modulo three primes just below 2^63 (a modulus near
@@ -38,6 +40,7 @@ use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Mutex;
 
 /// Widest frontier accepted (2 bits per plug, w + 1 plugs, plus the end count, in a u64).
 pub const MAX_WIDTH: usize = 24;
@@ -358,18 +361,59 @@ impl Frame {
     }
 }
 
+/// Successors held by one thread before they are folded into the partition maps.
+const BATCH: usize = 4096;
+
+/// One thread's pending successors, by output partition.
+struct Batches<C> {
+    pending: Vec<Vec<(u64, C)>>,
+}
+
+impl<C: Count> Batches<C> {
+    fn new() -> Self {
+        Batches {
+            pending: (0..PARTS).map(|_| Vec::with_capacity(BATCH)).collect(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, maps: &[Mutex<StateMap<C>>], key: u64, n: C) {
+        let p = part_of(key);
+        self.pending[p].push((key, n));
+        if self.pending[p].len() == BATCH {
+            Self::flush(&mut self.pending[p], &maps[p]);
+        }
+    }
+
+    fn flush(batch: &mut Vec<(u64, C)>, map: &Mutex<StateMap<C>>) {
+        if batch.is_empty() {
+            return;
+        }
+        let mut map = map.lock().expect("frontier map lock");
+        for (k, n) in batch.drain(..) {
+            map.entry(k).and_modify(|v| v.add(&n)).or_insert(n);
+        }
+    }
+
+    fn flush_all(&mut self, maps: &[Mutex<StateMap<C>>]) {
+        for (batch, map) in self.pending.iter_mut().zip(maps) {
+            Self::flush(batch, map);
+        }
+    }
+}
+
 /// Count undirected Hamiltonian paths of w×L grids for L = 1..=max_len in one sweep, in the
 /// count type `C`.
 pub fn sweep_raw<C: Count>(width: usize, max_len: usize) -> RawSweep<C> {
     assert!((1..=MAX_WIDTH).contains(&width), "frontier width {width}");
     let f = Frame::new(width);
-    // States by partition; emitted successors by (input partition, output partition); one map
-    // per output partition. All reused from cell to cell.
+    // States by partition, and one map per output partition behind a lock. A cell step lets
+    // every input partition emit its successors into small per-thread batches (one per output
+    // partition), each folded into its partition's map under the lock when full; then each map
+    // is drained back into its partition's list. Lists and maps keep their capacity from cell to
+    // cell; the batches bound the memory held outside them to `PARTS × BATCH` entries a thread.
     let mut cur: Vec<Vec<(u64, C)>> = (0..PARTS).map(|_| Vec::new()).collect();
-    let mut buf: Vec<Vec<Vec<(u64, C)>>> = (0..PARTS)
-        .map(|_| (0..PARTS).map(|_| Vec::new()).collect())
-        .collect();
-    let mut maps: Vec<StateMap<C>> = (0..PARTS).map(|_| StateMap::default()).collect();
+    let maps: Vec<Mutex<StateMap<C>>> = (0..PARTS).map(|_| Mutex::default()).collect();
     cur[part_of(0)].push((0, C::one()));
     let mut counts = Vec::with_capacity(max_len);
     let mut max_states = 1usize;
@@ -377,27 +421,21 @@ pub fn sweep_raw<C: Count>(width: usize, max_len: usize) -> RawSweep<C> {
     for row in 0..max_len {
         for c in 0..width {
             let shift = row > 0 && c == 0;
-            buf.par_iter_mut()
-                .zip(cur.par_iter())
-                .for_each(|(outs, input)| {
-                    for o in outs.iter_mut() {
-                        o.clear();
-                    }
+            let maps_ref = &maps;
+            cur.par_iter().for_each_init(
+                || Batches::<C>::new(),
+                |batches, input| {
                     for &(s0, n) in input {
                         let s = if shift { f.shift_row(s0) } else { s0 };
-                        f.successors(s, c, |k| outs[part_of(k)].push((k, n)));
+                        f.successors(s, c, |k| batches.push(maps_ref, k, n));
                     }
-                });
-            let buf_ref = &buf;
-            maps.par_iter_mut()
-                .zip(cur.par_iter_mut())
-                .enumerate()
-                .for_each(|(p, (map, out))| {
-                    for outs in buf_ref {
-                        for (k, n) in &outs[p] {
-                            map.entry(*k).and_modify(|v| v.add(n)).or_insert(*n);
-                        }
-                    }
+                    batches.flush_all(maps_ref);
+                },
+            );
+            cur.par_iter_mut()
+                .zip(maps.par_iter())
+                .for_each(|(out, map)| {
+                    let mut map = map.lock().expect("frontier map lock");
                     out.clear();
                     out.extend(map.drain());
                 });
