@@ -367,22 +367,20 @@ struct Enum<'a> {
     open: u16,
     /// Some line still has a value every filling so far puts on it.
     needy: bool,
-    /// Positions with a single candidate.
-    settled: u16,
 }
 
 impl Enum<'_> {
     /// Take the value of each settled position from the positions sharing a line with it (no
-    /// filling puts it there), repeating while that settles more, and note the settled
-    /// positions. The fillings are unchanged. False when some position has no value left.
-    fn propagate_settled(&mut self) -> bool {
+    /// filling puts it there), repeating while that settles more. The fillings are unchanged.
+    /// The settled positions, or `None` when some position has no value left.
+    fn propagate_settled(&mut self) -> Option<u16> {
         let mut done = 0u16;
         loop {
             let mut settled = 0u16;
             for k in 0..self.size {
                 let c = self.cand[k];
                 if c == 0 {
-                    return false;
+                    return None;
                 }
                 if c.is_power_of_two() {
                     settled |= 1 << k;
@@ -390,8 +388,7 @@ impl Enum<'_> {
             }
             let fresh = settled & !done;
             if fresh == 0 {
-                self.settled = settled;
-                return true;
+                return Some(settled);
             }
             done = settled;
             let mut f = fresh;
@@ -455,8 +452,7 @@ impl Enum<'_> {
     /// in the prefix, or an unsupported candidate `w` of a later position `j` that no prefix
     /// position sharing a line with `j` holds and that the remaining target still allows
     /// (`reach(j, w_mask)`, a necessary condition). It shrinks `need` of a line only if some
-    /// value needed there is neither on that line in the prefix nor the value of a later
-    /// settled position on that line (which every filling puts there). Skipping subtrees that
+    /// value needed there is not already on that line in the prefix. Skipping subtrees that
     /// can do neither leaves `support` and `need` exactly as the full enumeration would (tests
     /// check this against the plain enumeration and against the unpruned one).
     #[inline]
@@ -471,18 +467,8 @@ impl Enum<'_> {
             lm[r as usize] |= bit;
             lm[c as usize] |= bit;
         }
-        if self.needy {
-            let mut s = self.settled >> k << k;
-            while s != 0 {
-                let j = s.trailing_zeros() as usize;
-                s &= s - 1;
-                let (r, c) = self.pl[j];
-                lm[r as usize] |= self.cand[j];
-                lm[c as usize] |= self.cand[j];
-            }
-            if (0..self.nlines).any(|l| self.need[l] & !lm[l] != 0) {
-                return true;
-            }
+        if self.needy && (0..self.nlines).any(|l| self.need[l] & !lm[l] != 0) {
+            return true;
         }
         let prefix = ((1u32 << k) - 1) as u16;
         let mut o = self.open >> k << k;
@@ -591,8 +577,8 @@ fn pair_holds(op: Op, t: u64, a: u32, b: u32) -> bool {
 }
 
 /// The support and per-line needed values of cage `i`'s fillings under the candidates `cand`
-/// of its positions. `PRUNE = false` enumerates every filling (the tests' reference).
-fn enumerate<const PRUNE: bool>(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
+/// of its positions.
+fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
     let cage = &b.cages[i];
     let size = cage.cells.len();
     let nlines = b.cage_lines[i].len();
@@ -611,7 +597,6 @@ fn enumerate<const PRUNE: bool>(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> 
         found: false,
         open: ((1u32 << size) - 1) as u16,
         needy: true,
-        settled: 0,
     };
     let t = cage.target;
     match size {
@@ -639,30 +624,85 @@ fn enumerate<const PRUNE: bool>(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> 
             }
         }
         _ => {
-            if !e.propagate_settled() {
+            // Settled positions hold their value in every filling: take it from the positions
+            // sharing a line with them and out of the target, and enumerate the others.
+            let Some(settled) = e.propagate_settled() else {
                 return result(&e);
-            }
-            for k in (0..size).rev() {
-                let c = e.cand[k];
-                let (lo, hi) = if c == 0 {
-                    (0, 0)
-                } else {
-                    (c.trailing_zeros(), 15 - c.leading_zeros())
-                };
-                e.sufmin[k] = e.sufmin[k + 1] + lo;
-                e.sufmax[k] = e.sufmax[k + 1] + hi;
-                e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
-            }
+            };
             let (do_add, do_mul) = if b.cage_hidden(i) {
                 (true, true)
             } else {
                 (cage.op == Op::Add, cage.op == Op::Mul)
             };
-            if do_add && t <= 16 * 9 {
-                e.add::<PRUNE>(0, t as i32);
+            let mut idx = [0usize; MAX_CAGE];
+            let mut conf = [0u16; MAX_CAGE];
+            let mut pl = [(0u8, 0u8); MAX_CAGE];
+            let mut on_line = [0u16; 2 * MAX_CAGE];
+            let (mut sum, mut prod, mut m) = (0u64, 1u64, 0usize);
+            for k in 0..size {
+                let (r, c) = e.pl[k];
+                if settled >> k & 1 != 0 {
+                    let v = e.cand[k];
+                    sum += v.trailing_zeros() as u64;
+                    prod *= v.trailing_zeros() as u64;
+                    on_line[r as usize] |= v;
+                    on_line[c as usize] |= v;
+                    continue;
+                }
+                for j in 0..m {
+                    if pl[j].0 == r || pl[j].1 == c {
+                        conf[m] |= 1 << j;
+                    }
+                }
+                idx[m] = k;
+                pl[m] = (r, c);
+                m += 1;
             }
-            if do_mul {
-                e.mul::<PRUNE>(0, t);
+            let mut f = Enum {
+                size: m,
+                conf: &conf,
+                pl: &pl,
+                cand: [0; MAX_CAGE],
+                vals: [0; MAX_CAGE],
+                sufmin: [0; MAX_CAGE + 1],
+                sufmax: [0; MAX_CAGE + 1],
+                sufprod: [1; MAX_CAGE + 1],
+                support: [0; MAX_CAGE],
+                need: [u16::MAX; 2 * MAX_CAGE],
+                nlines,
+                found: false,
+                open: ((1u32 << m) - 1) as u16,
+                needy: true,
+            };
+            for j in 0..m {
+                f.cand[j] = e.cand[idx[j]];
+            }
+            for k in (0..m).rev() {
+                let c = f.cand[k];
+                let (lo, hi) = (c.trailing_zeros(), 15 - c.leading_zeros());
+                f.sufmin[k] = f.sufmin[k + 1] + lo;
+                f.sufmax[k] = f.sufmax[k + 1] + hi;
+                f.sufprod[k] = f.sufprod[k + 1].saturating_mul(hi as u64);
+            }
+            if do_add && sum <= t && t - sum <= 16 * 9 {
+                f.add::<true>(0, (t - sum) as i32);
+            }
+            if do_mul && t.is_multiple_of(prod) {
+                f.mul::<true>(0, t / prod);
+            }
+            if f.found {
+                e.found = true;
+                for k in 0..size {
+                    if settled >> k & 1 != 0 {
+                        e.support[k] = e.cand[k];
+                    }
+                }
+                for j in 0..m {
+                    e.support[idx[j]] = f.support[j];
+                }
+                for l in 0..nlines {
+                    e.need[l] = f.need[l] | on_line[l];
+                }
             }
         }
     }
@@ -712,7 +752,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
     for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
         *x = st.cands[c as usize];
     }
-    let e = enumerate::<true>(b, i, &cand);
+    let e = enumerate(b, i, &cand);
     if let (Some(kk), Some(memo)) = (key, ctx.memo.as_deref_mut()) {
         if memo.map.len() >= MEMO_MAX {
             memo.map.clear();
@@ -1534,9 +1574,52 @@ mod tests {
         );
     }
 
-    /// The pruned enumeration (settled values taken from their lines first, subtrees that can
-    /// change neither the support nor the needed values skipped) gives exactly what the
-    /// unpruned enumeration of every filling gives, whether a filling exists included, on
+    /// Every filling of cage `i` (three cells or more) under `cand`, over all its positions in
+    /// order, with no pruning beyond the target's bounds: the reference for [`enumerate`].
+    fn unpruned(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
+        let cage = &b.cages[i];
+        let size = cage.cells.len();
+        let mut e = Enum {
+            size,
+            conf: &b.cage_conf[i],
+            pl: &b.cage_pos_lines[i],
+            cand: *cand,
+            vals: [0; MAX_CAGE],
+            sufmin: [0; MAX_CAGE + 1],
+            sufmax: [0; MAX_CAGE + 1],
+            sufprod: [1; MAX_CAGE + 1],
+            support: [0; MAX_CAGE],
+            need: [u16::MAX; 2 * MAX_CAGE],
+            nlines: b.cage_lines[i].len(),
+            found: false,
+            open: ((1u32 << size) - 1) as u16,
+            needy: true,
+        };
+        for k in (0..size).rev() {
+            let c = e.cand[k];
+            let (lo, hi) = if c == 0 {
+                (0, 0)
+            } else {
+                (c.trailing_zeros(), 15 - c.leading_zeros())
+            };
+            e.sufmin[k] = e.sufmin[k + 1] + lo;
+            e.sufmax[k] = e.sufmax[k + 1] + hi;
+            e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
+        }
+        let t = cage.target;
+        let hidden = b.cage_hidden(i);
+        if (hidden || cage.op == Op::Add) && t <= 16 * 9 {
+            e.add::<false>(0, t as i32);
+        }
+        if hidden || cage.op == Op::Mul {
+            e.mul::<false>(0, t);
+        }
+        result(&e)
+    }
+
+    /// The pruned enumeration (settled positions taken out of their lines and the target,
+    /// subtrees that can change neither the support nor the needed values skipped) gives
+    /// exactly what the unpruned enumeration of every filling over all positions gives, whether a filling exists included, on
     /// random states of orders 7 to 9 with cages up to 8 cells, signs shown and hidden: cells
     /// pinned to the answer or to another value, random removals (some states have no filling).
     #[test]
@@ -1578,8 +1661,8 @@ mod tests {
                         settled += 1;
                     }
                 }
-                let fast = enumerate::<true>(&b, i, &cand);
-                let plain = enumerate::<false>(&b, i, &cand);
+                let fast = enumerate(&b, i, &cand);
+                let plain = unpruned(&b, i, &cand);
                 let nl = b.cage_lines[i].len();
                 assert_eq!(fast.found, plain.found, "board {k} cage {i}");
                 if plain.found {
