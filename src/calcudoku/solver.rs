@@ -649,8 +649,8 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
                     on_line[c as usize] |= v;
                     continue;
                 }
-                for j in 0..m {
-                    if pl[j].0 == r || pl[j].1 == c {
+                for (j, &(rj, cj)) in pl.iter().enumerate().take(m) {
+                    if rj == r || cj == c {
                         conf[m] |= 1 << j;
                     }
                 }
@@ -674,8 +674,8 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
                 open: ((1u32 << m) - 1) as u16,
                 needy: true,
             };
-            for j in 0..m {
-                f.cand[j] = e.cand[idx[j]];
+            for (x, &k) in f.cand.iter_mut().zip(idx.iter()).take(m) {
+                *x = e.cand[k];
             }
             for k in (0..m).rev() {
                 let c = f.cand[k];
@@ -697,11 +697,17 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
                         e.support[k] = e.cand[k];
                     }
                 }
-                for j in 0..m {
-                    e.support[idx[j]] = f.support[j];
+                for (&k, &sup) in idx.iter().zip(f.support.iter()).take(m) {
+                    e.support[k] = sup;
                 }
-                for l in 0..nlines {
-                    e.need[l] = f.need[l] | on_line[l];
+                for ((nd, &fnd), &on) in e
+                    .need
+                    .iter_mut()
+                    .zip(f.need.iter())
+                    .zip(on_line.iter())
+                    .take(nlines)
+                {
+                    *nd = fnd | on;
                 }
             }
         }
