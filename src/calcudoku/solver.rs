@@ -370,6 +370,42 @@ struct Enum<'a> {
 }
 
 impl Enum<'_> {
+    /// Take the value of each settled position from the positions sharing a line with it (no
+    /// filling puts it there), repeating while that settles more. The fillings are unchanged.
+    /// The settled positions, or `None` when some position has no value left.
+    fn propagate_settled(&mut self) -> Option<u16> {
+        let mut done = 0u16;
+        loop {
+            let mut settled = 0u16;
+            for k in 0..self.size {
+                let c = self.cand[k];
+                if c == 0 {
+                    return None;
+                }
+                if c.is_power_of_two() {
+                    settled |= 1 << k;
+                }
+            }
+            let fresh = settled & !done;
+            if fresh == 0 {
+                return Some(settled);
+            }
+            done = settled;
+            let mut f = fresh;
+            while f != 0 {
+                let p = f.trailing_zeros() as usize;
+                f &= f - 1;
+                let (r, c) = self.pl[p];
+                let v = self.cand[p];
+                for k in 0..self.size {
+                    if k != p && (self.pl[k].0 == r || self.pl[k].1 == c) {
+                        self.cand[k] &= !v;
+                    }
+                }
+            }
+        }
+    }
+
     #[inline]
     fn avail(&self, k: usize) -> u16 {
         let mut used = 0u16;
@@ -413,11 +449,12 @@ impl Enum<'_> {
 
     /// Can the fillings below the prefix `vals[..k]` still change `support` or `need`? A
     /// filling adds to `support` only through a value its position does not support yet: one
-    /// in the prefix, or an unsupported candidate `w` of a later position `j` that the
-    /// remaining target still allows (`reach(j, w_mask)`, a necessary condition). It shrinks
-    /// `need` of a line only if some value needed there is not already on that line in the
-    /// prefix. Skipping subtrees that can do neither leaves `support` and `need` exactly as
-    /// the full enumeration would (a test checks this against the plain enumeration).
+    /// in the prefix, or an unsupported candidate `w` of a later position `j` that no prefix
+    /// position sharing a line with `j` holds and that the remaining target still allows
+    /// (`reach(j, w_mask)`, a necessary condition). It shrinks `need` of a line only if some
+    /// value needed there is not already on that line in the prefix. Skipping subtrees that
+    /// can do neither leaves `support` and `need` exactly as the full enumeration would (tests
+    /// check this against the plain enumeration and against the unpruned one).
     #[inline]
     fn useful(&self, k: usize, reach: impl Fn(usize, u16) -> bool) -> bool {
         let mut lm = [0u16; 2 * MAX_CAGE];
@@ -433,11 +470,18 @@ impl Enum<'_> {
         if self.needy && (0..self.nlines).any(|l| self.need[l] & !lm[l] != 0) {
             return true;
         }
+        let prefix = ((1u32 << k) - 1) as u16;
         let mut o = self.open >> k << k;
         while o != 0 {
             let j = o.trailing_zeros() as usize;
             o &= o - 1;
-            let unsup = self.cand[j] & !self.support[j];
+            let mut unsup = self.cand[j] & !self.support[j];
+            let mut m = self.conf[j] & prefix;
+            while m != 0 && unsup != 0 {
+                let p = m.trailing_zeros() as usize;
+                m &= m - 1;
+                unsup &= !(1u16 << self.vals[p]);
+            }
             if unsup != 0 && reach(j, unsup) {
                 return true;
             }
@@ -451,7 +495,9 @@ impl Enum<'_> {
         (c.trailing_zeros() as i32, 15 - c.leading_zeros() as i32)
     }
 
-    fn add(&mut self, k: usize, rem: i32) {
+    /// Enumerate the sum fillings below `vals[..k]`; `PRUNE = false` visits every filling (the
+    /// reference the tests compare the pruned enumeration with).
+    fn add<const PRUNE: bool>(&mut self, k: usize, rem: i32) {
         if k == self.size {
             if rem == 0 {
                 self.record();
@@ -459,14 +505,15 @@ impl Enum<'_> {
             return;
         }
         let (smin, smax) = (self.sufmin[k] as i32, self.sufmax[k] as i32);
-        let useful = self.useful(k, |j, unsup| {
-            // w at position j leaves rem - w for the other later positions.
-            let (lo_j, hi_j) = self.bounds(j);
-            let wlo = (rem - (smax - hi_j)).max(1);
-            let whi = (rem - (smin - lo_j)).min(15);
-            wlo <= whi && unsup & (((1u32 << (whi + 1)) - (1u32 << wlo)) as u16) != 0
-        });
-        if !useful {
+        if PRUNE
+            && !self.useful(k, |j, unsup| {
+                // w at position j leaves rem - w for the other later positions.
+                let (lo_j, hi_j) = self.bounds(j);
+                let wlo = (rem - (smax - hi_j)).max(1);
+                let whi = (rem - (smin - lo_j)).min(15);
+                wlo <= whi && unsup & (((1u32 << (whi + 1)) - (1u32 << wlo)) as u16) != 0
+            })
+        {
             return;
         }
         let (lo, hi) = (self.sufmin[k + 1] as i32, self.sufmax[k + 1] as i32);
@@ -479,21 +526,23 @@ impl Enum<'_> {
                 continue;
             }
             self.vals[k] = v as u8;
-            self.add(k + 1, r);
+            self.add::<PRUNE>(k + 1, r);
         }
     }
 
-    fn mul(&mut self, k: usize, rem: u64) {
+    /// Enumerate the product fillings below `vals[..k]` (`PRUNE` as for [`Enum::add`]).
+    fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64) {
         if k == self.size {
             if rem == 1 {
                 self.record();
             }
             return;
         }
-        let useful = self.useful(k, |_, unsup| {
-            bits(unsup).any(|w| rem.is_multiple_of(w as u64))
-        });
-        if !useful {
+        if PRUNE
+            && !self.useful(k, |_, unsup| {
+                bits(unsup).any(|w| rem.is_multiple_of(w as u64))
+            })
+        {
             return;
         }
         let hi = self.sufprod[k + 1];
@@ -507,7 +556,7 @@ impl Enum<'_> {
                 continue;
             }
             self.vals[k] = v as u8;
-            self.mul(k + 1, r);
+            self.mul::<PRUNE>(k + 1, r);
         }
     }
 }
@@ -524,6 +573,153 @@ fn pair_holds(op: Op, t: u64, a: u32, b: u32) -> bool {
             hi % lo == 0 && hi / lo == t
         }
         Op::Given | Op::Any => false,
+    }
+}
+
+/// The support and per-line needed values of cage `i`'s fillings under the candidates `cand`
+/// of its positions.
+fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
+    let cage = &b.cages[i];
+    let size = cage.cells.len();
+    let nlines = b.cage_lines[i].len();
+    let mut e = Enum {
+        size,
+        conf: &b.cage_conf[i],
+        pl: &b.cage_pos_lines[i],
+        cand: *cand,
+        vals: [0; MAX_CAGE],
+        sufmin: [0; MAX_CAGE + 1],
+        sufmax: [0; MAX_CAGE + 1],
+        sufprod: [1; MAX_CAGE + 1],
+        support: [0; MAX_CAGE],
+        need: [u16::MAX; 2 * MAX_CAGE],
+        nlines,
+        found: false,
+        open: ((1u32 << size) - 1) as u16,
+        needy: true,
+    };
+    let t = cage.target;
+    match size {
+        1 => {
+            if t < 16 && e.cand[0] >> t & 1 != 0 {
+                e.vals[0] = t as u8;
+                e.record();
+            }
+        }
+        2 => {
+            // Cells of a two-cell cage are adjacent, so they share a line: values differ.
+            let ops: &[Op] = if b.cage_hidden(i) {
+                Op::hidden_ops(2)
+            } else {
+                std::slice::from_ref(&cage.op)
+            };
+            for x in bits(e.cand[0]) {
+                for y in bits(e.cand[1] & !(1 << x)) {
+                    if ops.iter().any(|&op| pair_holds(op, t, x, y)) {
+                        e.vals[0] = x as u8;
+                        e.vals[1] = y as u8;
+                        e.record();
+                    }
+                }
+            }
+        }
+        _ => {
+            // Settled positions hold their value in every filling: take it from the positions
+            // sharing a line with them and out of the target, and enumerate the others.
+            let Some(settled) = e.propagate_settled() else {
+                return result(&e);
+            };
+            let (do_add, do_mul) = if b.cage_hidden(i) {
+                (true, true)
+            } else {
+                (cage.op == Op::Add, cage.op == Op::Mul)
+            };
+            let mut idx = [0usize; MAX_CAGE];
+            let mut conf = [0u16; MAX_CAGE];
+            let mut pl = [(0u8, 0u8); MAX_CAGE];
+            let mut on_line = [0u16; 2 * MAX_CAGE];
+            let (mut sum, mut prod, mut m) = (0u64, 1u64, 0usize);
+            for k in 0..size {
+                let (r, c) = e.pl[k];
+                if settled >> k & 1 != 0 {
+                    let v = e.cand[k];
+                    sum += v.trailing_zeros() as u64;
+                    prod *= v.trailing_zeros() as u64;
+                    on_line[r as usize] |= v;
+                    on_line[c as usize] |= v;
+                    continue;
+                }
+                for (j, &(rj, cj)) in pl.iter().enumerate().take(m) {
+                    if rj == r || cj == c {
+                        conf[m] |= 1 << j;
+                    }
+                }
+                idx[m] = k;
+                pl[m] = (r, c);
+                m += 1;
+            }
+            let mut f = Enum {
+                size: m,
+                conf: &conf,
+                pl: &pl,
+                cand: [0; MAX_CAGE],
+                vals: [0; MAX_CAGE],
+                sufmin: [0; MAX_CAGE + 1],
+                sufmax: [0; MAX_CAGE + 1],
+                sufprod: [1; MAX_CAGE + 1],
+                support: [0; MAX_CAGE],
+                need: [u16::MAX; 2 * MAX_CAGE],
+                nlines,
+                found: false,
+                open: ((1u32 << m) - 1) as u16,
+                needy: true,
+            };
+            for (x, &k) in f.cand.iter_mut().zip(idx.iter()).take(m) {
+                *x = e.cand[k];
+            }
+            for k in (0..m).rev() {
+                let c = f.cand[k];
+                let (lo, hi) = (c.trailing_zeros(), 15 - c.leading_zeros());
+                f.sufmin[k] = f.sufmin[k + 1] + lo;
+                f.sufmax[k] = f.sufmax[k + 1] + hi;
+                f.sufprod[k] = f.sufprod[k + 1].saturating_mul(hi as u64);
+            }
+            if do_add && sum <= t && t - sum <= 16 * 9 {
+                f.add::<true>(0, (t - sum) as i32);
+            }
+            if do_mul && t.is_multiple_of(prod) {
+                f.mul::<true>(0, t / prod);
+            }
+            if f.found {
+                e.found = true;
+                for k in 0..size {
+                    if settled >> k & 1 != 0 {
+                        e.support[k] = e.cand[k];
+                    }
+                }
+                for (&k, &sup) in idx.iter().zip(f.support.iter()).take(m) {
+                    e.support[k] = sup;
+                }
+                for ((nd, &fnd), &on) in e
+                    .need
+                    .iter_mut()
+                    .zip(f.need.iter())
+                    .zip(on_line.iter())
+                    .take(nlines)
+                {
+                    *nd = fnd | on;
+                }
+            }
+        }
+    }
+    result(&e)
+}
+
+fn result(e: &Enum<'_>) -> MemoVal {
+    MemoVal {
+        support: e.support,
+        need: e.need,
+        found: e.found,
     }
 }
 
@@ -558,87 +754,16 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         }
         key = Some(kk);
     }
-    let mut e = Enum {
-        size,
-        conf: &b.cage_conf[i],
-        pl: &b.cage_pos_lines[i],
-        cand: [0; MAX_CAGE],
-        vals: [0; MAX_CAGE],
-        sufmin: [0; MAX_CAGE + 1],
-        sufmax: [0; MAX_CAGE + 1],
-        sufprod: [1; MAX_CAGE + 1],
-        support: [0; MAX_CAGE],
-        need: [u16::MAX; 2 * MAX_CAGE],
-        nlines,
-        found: false,
-        open: ((1u32 << size) - 1) as u16,
-        needy: true,
-    };
-    for (k, &c) in cage.cells.iter().enumerate() {
-        e.cand[k] = st.cands[c as usize];
+    let mut cand = [0u16; MAX_CAGE];
+    for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
+        *x = st.cands[c as usize];
     }
-    let t = cage.target;
-    match size {
-        1 => {
-            if t < 16 && e.cand[0] >> t & 1 != 0 {
-                e.vals[0] = t as u8;
-                e.record();
-            }
-        }
-        2 => {
-            // Cells of a two-cell cage are adjacent, so they share a line: values differ.
-            let ops: &[Op] = if b.cage_hidden(i) {
-                Op::hidden_ops(2)
-            } else {
-                std::slice::from_ref(&cage.op)
-            };
-            for x in bits(e.cand[0]) {
-                for y in bits(e.cand[1] & !(1 << x)) {
-                    if ops.iter().any(|&op| pair_holds(op, t, x, y)) {
-                        e.vals[0] = x as u8;
-                        e.vals[1] = y as u8;
-                        e.record();
-                    }
-                }
-            }
-        }
-        _ => {
-            for k in (0..size).rev() {
-                let c = e.cand[k];
-                let (lo, hi) = if c == 0 {
-                    (0, 0)
-                } else {
-                    (c.trailing_zeros(), 15 - c.leading_zeros())
-                };
-                e.sufmin[k] = e.sufmin[k + 1] + lo;
-                e.sufmax[k] = e.sufmax[k + 1] + hi;
-                e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
-            }
-            let (do_add, do_mul) = if b.cage_hidden(i) {
-                (true, true)
-            } else {
-                (cage.op == Op::Add, cage.op == Op::Mul)
-            };
-            if do_add && t <= 16 * 9 {
-                e.add(0, t as i32);
-            }
-            if do_mul {
-                e.mul(0, t);
-            }
-        }
-    }
+    let e = enumerate(b, i, &cand);
     if let (Some(kk), Some(memo)) = (key, ctx.memo.as_deref_mut()) {
         if memo.map.len() >= MEMO_MAX {
             memo.map.clear();
         }
-        memo.map.insert(
-            kk,
-            MemoVal {
-                support: e.support,
-                need: e.need,
-                found: e.found,
-            },
-        );
+        memo.map.insert(kk, e);
     }
     if !e.found {
         return Err(Stop::Contradiction);
@@ -1452,6 +1577,112 @@ mod tests {
         assert!(
             same > 200 && dead > 100,
             "{same} agreeing fixpoints, {dead} contradictions"
+        );
+    }
+
+    /// Every filling of cage `i` (three cells or more) under `cand`, over all its positions in
+    /// order, with no pruning beyond the target's bounds: the reference for [`enumerate`].
+    fn unpruned(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
+        let cage = &b.cages[i];
+        let size = cage.cells.len();
+        let mut e = Enum {
+            size,
+            conf: &b.cage_conf[i],
+            pl: &b.cage_pos_lines[i],
+            cand: *cand,
+            vals: [0; MAX_CAGE],
+            sufmin: [0; MAX_CAGE + 1],
+            sufmax: [0; MAX_CAGE + 1],
+            sufprod: [1; MAX_CAGE + 1],
+            support: [0; MAX_CAGE],
+            need: [u16::MAX; 2 * MAX_CAGE],
+            nlines: b.cage_lines[i].len(),
+            found: false,
+            open: ((1u32 << size) - 1) as u16,
+            needy: true,
+        };
+        for k in (0..size).rev() {
+            let c = e.cand[k];
+            let (lo, hi) = if c == 0 {
+                (0, 0)
+            } else {
+                (c.trailing_zeros(), 15 - c.leading_zeros())
+            };
+            e.sufmin[k] = e.sufmin[k + 1] + lo;
+            e.sufmax[k] = e.sufmax[k + 1] + hi;
+            e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
+        }
+        let t = cage.target;
+        let hidden = b.cage_hidden(i);
+        if (hidden || cage.op == Op::Add) && t <= 16 * 9 {
+            e.add::<false>(0, t as i32);
+        }
+        if hidden || cage.op == Op::Mul {
+            e.mul::<false>(0, t);
+        }
+        result(&e)
+    }
+
+    /// The pruned enumeration (settled positions taken out of their lines and the target,
+    /// subtrees that can change neither the support nor the needed values skipped) gives
+    /// exactly what the unpruned enumeration of every filling over all positions gives, whether a filling exists included, on
+    /// random states of orders 7 to 9 with cages up to 8 cells, signs shown and hidden: cells
+    /// pinned to the answer or to another value, random removals (some states have no filling).
+    #[test]
+    fn pruned_enumeration_matches_unpruned() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+        let (mut found, mut empty, mut settled) = (0u64, 0u64, 0u64);
+        for k in 0..240u64 {
+            let n = 7 + (k % 3) as usize;
+            let max_cage = 4 + (k % 5) as usize;
+            let (b, sol) = seeded_board(n, max_cage, k % 2 == 1, 9000 + k);
+            let keep = rng.random_range(0.4..1.0f64);
+            let pin = rng.random_range(0.0..0.3f64);
+            let mut cands = [0u16; MAX_CELLS];
+            for (c, m) in cands.iter_mut().enumerate().take(n * n) {
+                *m = if rng.random_bool(pin) {
+                    if rng.random_bool(0.8) {
+                        1 << sol[c]
+                    } else {
+                        1 << rng.random_range(1..=n as u32)
+                    }
+                } else {
+                    let mut x = if rng.random_bool(0.9) { 1 << sol[c] } else { 0 };
+                    for v in 1..=n {
+                        if rng.random_bool(keep) {
+                            x |= 1 << v;
+                        }
+                    }
+                    x
+                };
+            }
+            for (i, cage) in b.cages.iter().enumerate() {
+                if cage.cells.len() < 3 {
+                    continue;
+                }
+                let mut cand = [0u16; MAX_CAGE];
+                for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
+                    *x = cands[c as usize];
+                    if x.is_power_of_two() {
+                        settled += 1;
+                    }
+                }
+                let fast = enumerate(&b, i, &cand);
+                let plain = unpruned(&b, i, &cand);
+                let nl = b.cage_lines[i].len();
+                assert_eq!(fast.found, plain.found, "board {k} cage {i}");
+                if plain.found {
+                    assert_eq!(fast.support, plain.support, "board {k} cage {i}");
+                    assert_eq!(fast.need[..nl], plain.need[..nl], "board {k} cage {i}");
+                    found += 1;
+                } else {
+                    empty += 1;
+                }
+            }
+        }
+        assert!(
+            found > 1000 && empty > 100 && settled > 500,
+            "{found} cages with fillings, {empty} without, {settled} settled cells"
         );
     }
 
