@@ -6,6 +6,7 @@
 #   make report            check results/ against published counts; write results/REPORT.md
 #   make perf              measure the headline figures into results/perf.csv (idle machine)
 #   make results           regenerate every committed CSV under results/, then the report
+#   make fresh             re-run the quick result jobs into a scratch copy and compare bytes
 #   make cluster-check     the Slurm and GNU parallel scripts against a live one-node Slurm on
 #                          this machine (root; installs slurm-wlm, munge, parallel if missing)
 
@@ -16,7 +17,7 @@ BIN     := target/release/gridcensus
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
 
 .PHONY: all build census test bench perf report results results-latin results-calcudoku \
-        results-numbrix results-kakurasu bank clean cluster-check
+        results-numbrix results-kakurasu bank clean cluster-check fresh
 
 all: build
 
@@ -38,6 +39,9 @@ perf: build
 
 bench:
 	$(CARGO) bench
+
+fresh: build
+	BIN=$(BIN) sh scripts/check-fresh.sh
 
 report: build
 	$(BIN) report --complete
