@@ -31,6 +31,22 @@ fn format_round_trips() {
 }
 
 #[test]
+fn a_byte_order_mark_is_ignored() {
+    let (b, _) = seeded_board(5, 4, false, 11);
+    let text = b.to_text();
+    let with_bom = format!("\u{feff}{text}");
+    assert_eq!(Board::parse(&with_bom, false).unwrap().to_text(), text);
+    let id = gridcensus::calcudoku::keen::to_id(&b).unwrap();
+    let read = |t: &str| gridcensus::calcudoku::keen::read_board(t, false).unwrap();
+    assert_eq!(
+        read(&format!("\u{feff}{id}")).to_text(),
+        read(&id).to_text()
+    );
+    // A mark anywhere else is still refused.
+    assert!(Board::parse(&format!("{text}\u{feff}"), false).is_err());
+}
+
+#[test]
 fn validation_names_the_cage_or_cell() {
     assert!(err_of("order 10\n").contains("order 10 is out of range"));
     assert!(err_of("order 2\n").contains("out of range"));

@@ -439,6 +439,7 @@ impl Board {
 
     /// Parse the plain-text format (see the module docs). Errors name the line.
     pub fn parse(text: &str, hide_signs: bool) -> Result<Board> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut n: Option<usize> = None;
         let mut cages = Vec::new();
         for (ln, raw) in text.lines().enumerate() {

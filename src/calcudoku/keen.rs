@@ -247,6 +247,8 @@ pub fn to_id(b: &Board) -> Result<String> {
 /// Read a board from the text of a board file: a Keen game ID or the plain-text format.
 /// `hide` hides every sign (on top of any `?` cages).
 pub fn read_board(text: &str, hide: bool) -> Result<Board> {
+    // A byte-order mark (as some editors save) is not part of either format.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if looks_like_id(text) {
         Ok(parse_id(text)?.with_hidden_signs(hide))
     } else {

@@ -624,21 +624,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod timing {
-    #[test]
-    #[ignore]
-    fn time_sweeps() {
-        for w in 1..=12 {
-            let t = std::time::Instant::now();
-            let s = super::sweep(w, 12).unwrap();
-            eprintln!(
-                "w={w}: diag {} max_states {} in {:?}",
-                s.counts[w - 1],
-                s.max_states,
-                t.elapsed()
-            );
-        }
-    }
-}
