@@ -274,11 +274,74 @@ pub fn walk_restarts(
     }
 }
 
+/// The first answer of the decision: restarts of the run filling
+/// ([`super::walk_search::RunFill`]: the runs between pinned numbers filled tightest first)
+/// alternating with restarts of the walk search ([`super::walk_search::Walk`], as in
+/// [`walk_restarts`]), each engine's k-th restart under [`WALK_UNIT_NODES`] times the k-th Luby
+/// term, within `total` nodes. Boards on which one engine's order goes astray are often easy for
+/// the other. Returns an answer of the board (checked with [`Board::is_answer`]) and the nodes
+/// spent; None when a walk proved the tree empty, a run filling found its tree empty, or the
+/// budget ran out (the caller's exhaustive walk then decides).
+pub fn first_answer(
+    ctx: &Ctx,
+    board: &Board,
+    cand: &[Bits],
+    total: u64,
+) -> (Option<Vec<u32>>, u64) {
+    use super::walk_search::{RunFill, Walk, WalkStop};
+    let mut used = 0u64;
+    let mut fill = true; // the root pins a number (else the walks alone)
+    let mut j = 0u64;
+    while used < total {
+        let walk_turn = j % 2 == 1 || !fill;
+        let k = if fill { j / 2 } else { j };
+        j += 1;
+        let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
+        let left = total - used;
+        let b = if left <= budget + budget / 2 {
+            left
+        } else {
+            budget
+        };
+        if walk_turn {
+            let mut w = Walk::with_order(&ctx.geo, cand, 1, b, k % 2 == 1, k / 2);
+            let stop = w.run().err();
+            used += w.nodes.min(b);
+            match stop {
+                Some(WalkStop::Cap) => {
+                    let a = w.answers.pop().expect("an answer at cap 1");
+                    return (board.is_answer(&a).then_some(a), used);
+                }
+                None => return (None, used),
+                Some(WalkStop::Nodes) => {}
+            }
+            continue;
+        }
+        let Some(mut f) = RunFill::new(&ctx.geo, cand, b, k) else {
+            fill = false;
+            j = 0;
+            continue;
+        };
+        let r = f.run();
+        used += f.nodes.min(b);
+        match r {
+            Ok(true) => {
+                let a = f.answer.take().expect("a found answer");
+                return (board.is_answer(&a).then_some(a), used);
+            }
+            Ok(false) => return (None, used),
+            Err(_) => {}
+        }
+    }
+    (None, used)
+}
+
 /// Node budget of the scan for a second answer next to the first ([`super::second`]).
 pub const LOCAL_NODES: u64 = 50_000;
 
-/// The decision at cap 2 (one answer, or two): the walk search with restarts for a first answer
-/// A; then a second answer looked for next to A ([`super::second::second_answer`]: another
+/// The decision at cap 2 (one answer, or two): a first answer A from [`first_answer`] (the run
+/// filling and the walk search, restarted in turns; if neither meets one, the walk search with
+/// restarts decides alone, to an answer or to an exact 0); then a second answer looked for next to A ([`super::second::second_answer`]: another
 /// path through the cells of a few consecutive runs between printed numbers), which decides
 /// "2+" with no search of the whole board; only if none is found, the walk search again with A
 /// pooled, to a second answer or to exhaustion (an exact count). All three phases share the
@@ -293,13 +356,28 @@ pub fn decide_two(
         cap: 1,
         node_cap: limits.node_cap,
     };
-    let (count, answers, used) = walk_restarts(ctx, cand, first, Vec::new());
-    let a = match count {
-        Count::AtLeast(_) => answers.into_iter().next().expect("an answer at cap 1"),
-        // No answer (exhaustive), or none found within the node cap.
-        other => return (other, answers, used),
-    };
     let total = limits.node_cap.saturating_sub(1);
+    let (found, filled) = first_answer(ctx, board, cand, total);
+    let (a, used) = match found {
+        Some(a) => (a, filled),
+        None => {
+            // No answer met: the walk search decides (an empty tree is only ever called empty
+            // by a complete walk of its own).
+            let first = Limits {
+                cap: 1,
+                node_cap: first.node_cap.saturating_sub(filled),
+            };
+            let (count, answers, used) = walk_restarts(ctx, cand, first, Vec::new());
+            match count {
+                Count::AtLeast(_) => (
+                    answers.into_iter().next().expect("an answer at cap 1"),
+                    filled + used,
+                ),
+                // No answer (exhaustive), or none found within the node cap.
+                other => return (other, answers, filled + used),
+            }
+        }
+    };
     let left = total.saturating_sub(used);
     let local = super::second::second_answer(&ctx.geo, board, &a, LOCAL_NODES.min(left));
     let used = used + local.nodes;
