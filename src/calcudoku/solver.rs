@@ -369,6 +369,51 @@ struct Enum<'a> {
     needy: bool,
 }
 
+impl<'a> Enum<'a> {
+    /// An enumeration of `size` positions with their conflicts, lines and candidates; nothing
+    /// recorded yet. The target bounds are set by [`Enum::set_bounds`] before enumerating.
+    fn new(
+        size: usize,
+        conf: &'a [u16],
+        pl: &'a [(u8, u8)],
+        cand: [u16; MAX_CAGE],
+        nlines: usize,
+    ) -> Self {
+        Enum {
+            size,
+            conf,
+            pl,
+            cand,
+            vals: [0; MAX_CAGE],
+            sufmin: [0; MAX_CAGE + 1],
+            sufmax: [0; MAX_CAGE + 1],
+            sufprod: [1; MAX_CAGE + 1],
+            support: [0; MAX_CAGE],
+            need: [u16::MAX; 2 * MAX_CAGE],
+            nlines,
+            found: false,
+            open: ((1u32 << size) - 1) as u16,
+            needy: true,
+        }
+    }
+
+    /// Suffix sums of the candidates' minima and maxima and suffix products of the maxima (an
+    /// empty candidate set counts as 0).
+    fn set_bounds(&mut self) {
+        for k in (0..self.size).rev() {
+            let c = self.cand[k];
+            let (lo, hi) = if c == 0 {
+                (0, 0)
+            } else {
+                (c.trailing_zeros(), 15 - c.leading_zeros())
+            };
+            self.sufmin[k] = self.sufmin[k + 1] + lo;
+            self.sufmax[k] = self.sufmax[k + 1] + hi;
+            self.sufprod[k] = self.sufprod[k + 1].saturating_mul(hi as u64);
+        }
+    }
+}
+
 impl Enum<'_> {
     /// Take the value of each settled position from the positions sharing a line with it (no
     /// filling puts it there), repeating while that settles more. The fillings are unchanged.
@@ -582,22 +627,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
     let cage = &b.cages[i];
     let size = cage.cells.len();
     let nlines = b.cage_lines[i].len();
-    let mut e = Enum {
-        size,
-        conf: &b.cage_conf[i],
-        pl: &b.cage_pos_lines[i],
-        cand: *cand,
-        vals: [0; MAX_CAGE],
-        sufmin: [0; MAX_CAGE + 1],
-        sufmax: [0; MAX_CAGE + 1],
-        sufprod: [1; MAX_CAGE + 1],
-        support: [0; MAX_CAGE],
-        need: [u16::MAX; 2 * MAX_CAGE],
-        nlines,
-        found: false,
-        open: ((1u32 << size) - 1) as u16,
-        needy: true,
-    };
+    let mut e = Enum::new(size, &b.cage_conf[i], &b.cage_pos_lines[i], *cand, nlines);
     let t = cage.target;
     match size {
         1 => {
@@ -658,32 +688,12 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
                 pl[m] = (r, c);
                 m += 1;
             }
-            let mut f = Enum {
-                size: m,
-                conf: &conf,
-                pl: &pl,
-                cand: [0; MAX_CAGE],
-                vals: [0; MAX_CAGE],
-                sufmin: [0; MAX_CAGE + 1],
-                sufmax: [0; MAX_CAGE + 1],
-                sufprod: [1; MAX_CAGE + 1],
-                support: [0; MAX_CAGE],
-                need: [u16::MAX; 2 * MAX_CAGE],
-                nlines,
-                found: false,
-                open: ((1u32 << m) - 1) as u16,
-                needy: true,
-            };
-            for (x, &k) in f.cand.iter_mut().zip(idx.iter()).take(m) {
+            let mut fcand = [0u16; MAX_CAGE];
+            for (x, &k) in fcand.iter_mut().zip(idx.iter()).take(m) {
                 *x = e.cand[k];
             }
-            for k in (0..m).rev() {
-                let c = f.cand[k];
-                let (lo, hi) = (c.trailing_zeros(), 15 - c.leading_zeros());
-                f.sufmin[k] = f.sufmin[k + 1] + lo;
-                f.sufmax[k] = f.sufmax[k + 1] + hi;
-                f.sufprod[k] = f.sufprod[k + 1].saturating_mul(hi as u64);
-            }
+            let mut f = Enum::new(m, &conf, &pl, fcand, nlines);
+            f.set_bounds();
             if do_add && sum <= t && t - sum <= 16 * 9 {
                 f.add::<true>(0, (t - sum) as i32);
             }
@@ -1585,33 +1595,9 @@ mod tests {
     fn unpruned(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
         let cage = &b.cages[i];
         let size = cage.cells.len();
-        let mut e = Enum {
-            size,
-            conf: &b.cage_conf[i],
-            pl: &b.cage_pos_lines[i],
-            cand: *cand,
-            vals: [0; MAX_CAGE],
-            sufmin: [0; MAX_CAGE + 1],
-            sufmax: [0; MAX_CAGE + 1],
-            sufprod: [1; MAX_CAGE + 1],
-            support: [0; MAX_CAGE],
-            need: [u16::MAX; 2 * MAX_CAGE],
-            nlines: b.cage_lines[i].len(),
-            found: false,
-            open: ((1u32 << size) - 1) as u16,
-            needy: true,
-        };
-        for k in (0..size).rev() {
-            let c = e.cand[k];
-            let (lo, hi) = if c == 0 {
-                (0, 0)
-            } else {
-                (c.trailing_zeros(), 15 - c.leading_zeros())
-            };
-            e.sufmin[k] = e.sufmin[k + 1] + lo;
-            e.sufmax[k] = e.sufmax[k + 1] + hi;
-            e.sufprod[k] = e.sufprod[k + 1].saturating_mul(hi as u64);
-        }
+        let nlines = b.cage_lines[i].len();
+        let mut e = Enum::new(size, &b.cage_conf[i], &b.cage_pos_lines[i], *cand, nlines);
+        e.set_bounds();
         let t = cage.target;
         let hidden = b.cage_hidden(i);
         if (hidden || cage.op == Op::Add) && t <= 16 * 9 {

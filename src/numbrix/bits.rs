@@ -7,6 +7,16 @@ pub const MAX_CELLS: usize = WORDS * 64;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Bits(pub [u64; WORDS]);
 
+impl FromIterator<usize> for Bits {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Self {
+        let mut b = Bits::EMPTY;
+        for i in iter {
+            b.set(i);
+        }
+        b
+    }
+}
+
 impl Bits {
     pub const EMPTY: Bits = Bits([0; WORDS]);
 

@@ -7,6 +7,17 @@ use super::bits::Bits;
 use super::board::Board;
 use super::ladder::{Ctx, Outcome, Rung, Rungs, State, Work, climb, climb_observed};
 
+/// The node budget of restart `k` (0-based) when `left` nodes remain: the Luby unit, or all
+/// that is left when less than one and a half units would remain.
+fn restart_budget(k: u64, left: u64) -> u64 {
+    let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
+    if left <= budget + budget / 2 {
+        left
+    } else {
+        budget
+    }
+}
+
 /// How many answers a board has, as far as the search could tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
@@ -235,13 +246,7 @@ pub fn walk_restarts(
     let mut pool: Vec<Vec<u32>> = known;
     let mut k = 0u64;
     loop {
-        let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
-        let left = total - used;
-        let b = if left <= budget + budget / 2 {
-            left
-        } else {
-            budget
-        };
+        let b = restart_budget(k, total - used);
         let mut w = Walk::with_order(&ctx.geo, cand, limits.cap, b, k % 2 == 1, k / 2);
         let stop = w.run().err();
         used += w.nodes.min(b);
@@ -296,13 +301,7 @@ pub fn first_answer(
         let walk_turn = j % 2 == 1 || !fill;
         let k = if fill { j / 2 } else { j };
         j += 1;
-        let budget = WALK_UNIT_NODES.saturating_mul(luby(k + 1));
-        let left = total - used;
-        let b = if left <= budget + budget / 2 {
-            left
-        } else {
-            budget
-        };
+        let b = restart_budget(k, total - used);
         if walk_turn {
             let mut w = Walk::with_order(&ctx.geo, cand, 1, b, k % 2 == 1, k / 2);
             let stop = w.run().err();

@@ -20,6 +20,13 @@
 use super::bits::Bits;
 use super::board::Geometry;
 
+/// (row, column) of every cell, row-major.
+fn row_col(geo: &Geometry) -> Vec<(u16, u16)> {
+    (0..geo.n)
+        .map(|c| ((c / geo.cols) as u16, (c % geo.cols) as u16))
+        .collect()
+}
+
 /// Why a walk stopped early.
 pub enum WalkStop {
     /// The answer cap was reached.
@@ -184,22 +191,9 @@ impl<'a> Walk<'a> {
             cap,
             answers: Vec::new(),
             tie,
-            rc: (0..n)
-                .map(|c| ((c / geo.cols) as u16, (c % geo.cols) as u16))
-                .collect(),
-            has_left: (0..n)
-                .filter(|&c| c % geo.cols > 0)
-                .fold(Bits::EMPTY, |mut b, c| {
-                    b.set(c);
-                    b
-                }),
-            has_right: (0..n).filter(|&c| c % geo.cols + 1 < geo.cols).fold(
-                Bits::EMPTY,
-                |mut b, c| {
-                    b.set(c);
-                    b
-                },
-            ),
+            rc: row_col(geo),
+            has_left: (0..n).filter(|&c| c % geo.cols > 0).collect(),
+            has_right: (0..n).filter(|&c| c % geo.cols + 1 < geo.cols).collect(),
         }
     }
 
@@ -708,29 +702,11 @@ impl<'a> RunFill<'a> {
             reach: vec![Bits::EMPTY; runs.len()],
             order: Vec::new(),
             runs,
-            colour0: (0..n)
-                .filter(|&c| geo.colour(c) == 0)
-                .fold(Bits::EMPTY, |mut b, c| {
-                    b.set(c);
-                    b
-                }),
+            colour0: (0..n).filter(|&c| geo.colour(c) == 0).collect(),
             colour_of_0,
-            rc: (0..n)
-                .map(|c| ((c / geo.cols) as u16, (c % geo.cols) as u16))
-                .collect(),
-            has_left: (0..n)
-                .filter(|&c| c % geo.cols > 0)
-                .fold(Bits::EMPTY, |mut b, c| {
-                    b.set(c);
-                    b
-                }),
-            has_right: (0..n).filter(|&c| c % geo.cols + 1 < geo.cols).fold(
-                Bits::EMPTY,
-                |mut b, c| {
-                    b.set(c);
-                    b
-                },
-            ),
+            rc: row_col(geo),
+            has_left: (0..n).filter(|&c| c % geo.cols > 0).collect(),
+            has_right: (0..n).filter(|&c| c % geo.cols + 1 < geo.cols).collect(),
             tie,
             nodes: 0,
             node_cap,
