@@ -5,6 +5,8 @@
 #   make bench             criterion benches of every census, sampler and rung
 #   make report            check results/ against published counts; write results/REPORT.md
 #   make perf              measure the headline figures into results/perf.csv (idle machine)
+#   make perf-long         the long figures (15x15 frontier, Calcudoku 9x9 tail) into
+#                          results/perf_long.csv (about 15 minutes on 2 idle cores)
 #   make results           regenerate every committed CSV under results/, then the report
 #   make fresh             re-run the quick result jobs into a scratch copy and compare bytes
 #   make cluster-check     the Slurm and GNU parallel scripts against a live one-node Slurm on
@@ -16,7 +18,7 @@ THREADS ?=
 BIN     := target/release/gridcensus
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
 
-.PHONY: all build census test bench perf report results results-latin results-calcudoku \
+.PHONY: all build census test bench perf perf-long report results results-latin results-calcudoku \
         results-numbrix results-kakurasu bank clean cluster-check fresh
 
 all: build
@@ -36,6 +38,9 @@ test:
 
 perf: build
 	BIN=$(BIN) sh scripts/perf.sh
+
+perf-long: build
+	BIN=$(BIN) sh scripts/perf.sh long
 
 bench:
 	$(CARGO) bench

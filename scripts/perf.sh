@@ -4,9 +4,17 @@
 # GNU time), the value the command itself prints where there is one, the machine (CPU model,
 # cores) and the 1-minute load average when the row started. Run it on an otherwise idle
 # machine: `make perf` (builds the release binary first). Takes a few minutes on 2 cores.
+# `sh scripts/perf.sh long` (`make perf-long`) measures the long figures instead into
+# results/perf_long.csv: the frontier counter to 15x15 and the Calcudoku 9x9 tail sets with and
+# without restarts (about 15 minutes on 2 cores).
 set -eu
+MODE=${1:-short}
 BIN=${BIN:-target/release/gridcensus}
-OUT=${OUT:-results/perf.csv}
+if [ "$MODE" = long ]; then
+    OUT=${OUT:-results/perf_long.csv}
+else
+    OUT=${OUT:-results/perf.csv}
+fi
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT INT TERM
 CPU=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //; s/,/ /g')
@@ -34,6 +42,23 @@ measure() {
 }
 
 R="--results $SCRATCH/r --no-progress"
+# The summary row of a `calcudoku time` set, as a value.
+TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *[0-9.]* *[0-9.]* *\([0-9]*\) *\([0-9]*\) *\([0-9.]*\) *\([0-9]*\).*/CPU per decision: median \2 us p90 \3 us p99 \4 us max \5 us; \6 over 1 s; \7 over 2 s; \1 unknown; mean nodes \8; max nodes \9/p'
+if [ "$MODE" = long ]; then
+    CMDLINE="gridcensus numbrix census --max-side 15 --walk-max-cells 0"
+    measure "numbrix frontier counter to 15x15" '' $BIN numbrix census --max-side 15 --walk-max-cells 0 $R
+    for ru in off 256; do
+        for signs in shown hidden; do
+            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --restart-unit $ru"
+            measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $ru" "$TIME_SED" \
+                $BIN calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --restart-unit $ru
+        done
+    done
+    mkdir -p "$(dirname "$OUT")"
+    mv "$TMP" "$OUT.tmp.$$" && mv "$OUT.tmp.$$" "$OUT"
+    echo "perf: wrote $OUT" >&2
+    exit 0
+fi
 for t in 1 2; do
     CMDLINE="gridcensus latin census --orders 7 --threads $t"
     measure "latin census order 7 on $t thread(s)" '' $BIN latin census --orders 7 --threads $t $R

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate the Numbrix solver-side result files (the census side is part B's and runs from
 # its own lines). BIN and THREADS_ARG come from the Makefile. Study defaults live in
-# `gridcensus numbrix study --help`; the probe adversary takes about 8 CPU-minutes, the sparse study about 10, the others about a minute together (docs/numbrix.md).
+# `gridcensus numbrix study --help`; the probe adversary takes about 26 CPU-minutes, the sparse study about 10, the others about a minute together (docs/numbrix.md).
 set -eu
 BIN=${BIN:-target/release/gridcensus}
 for s in parity space pin-wall clues; do
@@ -14,6 +14,6 @@ $BIN numbrix study ablation --seed 2026 --no-progress ${THREADS_ARG:-}
 # about 10 CPU-minutes, see docs/numbrix.md for the measured time).
 $BIN numbrix study sparse --seed 2026 --no-progress ${THREADS_ARG:-}
 # The reversal certificate's share of ambiguous random reveals (4x4-10x10, 50 answers each),
-# and the probe as adversary (8x8 and 10x10, 10 answers each: about 5 CPU-minutes).
+# and the probe as adversary (8x8 and 10x10, 30 answers each: about 26 CPU-minutes).
 $BIN numbrix study certificate --seed 2026 --no-progress ${THREADS_ARG:-}
 $BIN numbrix study probe-adversary --seed 2026 --no-progress ${THREADS_ARG:-}

@@ -76,14 +76,14 @@ fn a_missing_result_file_fails_the_report() {
 }
 
 /// The committed result CSVs (timing side files included: they are held to their manifests'
-/// digests like every result; `perf.csv` is a measurement log, not a result).
+/// digests like every result; `perf.csv` and `perf_long.csv` are measurement logs, not results).
 fn result_csvs() -> Vec<String> {
     let mut v: Vec<String> =
         std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("results"))
             .unwrap()
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".csv") && n != "perf.csv")
+            .filter(|n| n.ends_with(".csv") && n != "perf.csv" && n != "perf_long.csv")
             .collect();
     v.sort();
     v
@@ -192,4 +192,32 @@ fn merge_of_an_unknown_or_foreign_file_is_refused_with_exit_2() {
         "{err}"
     );
     assert!(!dir.path().join("latin_census.csv").exists());
+}
+
+#[test]
+fn a_square_past_the_stored_a120443_terms_is_a_finding_not_a_check() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_results(dir.path());
+    let path = dir.path().join("numbrix_census.csv");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    // A 17×17 frontier row (the count here is made up: nothing stored can confirm or refute it).
+    let old = gridcensus::engine::shard::fnv64(text.as_bytes());
+    text.push_str("17,17,289,frontier,123456789,246913578,1\n");
+    std::fs::write(&path, &text).unwrap();
+    // The manifest's digest follows the new bytes (only the count is under test here).
+    let mpath = dir.path().join("numbrix_census.csv.manifest.json");
+    let manifest = std::fs::read_to_string(&mpath).unwrap();
+    assert!(manifest.contains(&old));
+    let new = gridcensus::engine::shard::fnv64(text.as_bytes());
+    std::fs::write(&mpath, manifest.replace(&old, &new)).unwrap();
+    let (code, stderr) = report(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    let md = std::fs::read_to_string(dir.path().join("REPORT.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.contains("17x17 frontier undirected (past the stored A120443 terms)"))
+        .unwrap_or_else(|| panic!("no 17x17 row in the report"));
+    assert!(!row.contains(" | pass | "), "{row}");
+    assert!(row.contains("123456789 undirected"), "{row}");
+    assert!(md.contains("| 17 | 123456789 | – | not stored |"));
 }

@@ -4,7 +4,9 @@ use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv
 use super::board::{Board, grid_text};
 use super::board::{MAX_CAGE, MAX_ORDER, MIN_ORDER};
 use super::certificate::certified_flips;
-use super::solver::{ALL_RUNGS, Count, Grade, HintEnd, Rung, Rungs, SearchPolicy, hints, solve};
+use super::solver::{
+    ALL_RUNGS, Count, Grade, HintEnd, Rung, Rungs, SearchPolicy, hints, solve, solve_with,
+};
 use crate::engine::Records;
 use crate::engine::cli::{DEFAULT_NODE_CAP, DEFAULT_SEED, parse_int_list};
 use crate::engine::cli::{EngineArgs, execute, write_result};
@@ -14,6 +16,19 @@ use clap::{Args, Subcommand};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
+
+/// How search below the root runs (shared by `solve` and `time`).
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Deepest search node that still runs the probe rung: a number (0 = the root only) or
+    /// `all` (every node) (default: 0).
+    #[arg(long, default_value = "0")]
+    pub probe_depth: String,
+    /// Node budget unit of the search's randomised dom/wdeg restarts (the plain first run
+    /// gets 8 units), or `off` for one plain depth-first run (default: off).
+    #[arg(long, default_value = "off")]
+    pub restart_unit: String,
+}
 
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
@@ -52,6 +67,8 @@ pub enum CalcudokuCmd {
         /// (default: 1000000).
         #[arg(long, default_value_t = DEFAULT_NODE_CAP)]
         node_cap: u64,
+        #[command(flatten)]
+        search: SearchArgs,
     },
     /// The next deduction(s) from the empty grid, each with its rung and a one-line reason.
     Hint {
@@ -97,10 +114,8 @@ pub enum CalcudokuCmd {
         /// Rungs to enable: all, none, default (= all), or a comma list (default: all).
         #[arg(long, default_value = "all")]
         rungs: String,
-        /// Deepest search node that still runs the probe rung: a number (0 = the root only) or
-        /// `all` (every node) (default: 0).
-        #[arg(long, default_value = "0")]
-        probe_depth: String,
+        #[command(flatten)]
+        search: SearchArgs,
         /// Time each board this many times and keep the run with the least CPU time, at
         /// least 1 (default: 1).
         #[arg(long, default_value_t = 1)]
@@ -227,7 +242,8 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             board,
             cap,
             node_cap,
-        } => cmd_solve(&board, cap, node_cap),
+            search,
+        } => cmd_solve(&board, cap, node_cap, &search),
         CalcudokuCmd::Hint { board, steps } => cmd_hint(&board, steps),
         CalcudokuCmd::Generate {
             order,
@@ -302,7 +318,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             no_singletons,
             node_cap,
             rungs,
-            probe_depth,
+            search,
             repeats,
             tail_out,
             tail_count,
@@ -316,7 +332,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             no_singletons,
             node_cap,
             rungs,
-            probe_depth,
+            search,
             repeats,
             tail_out,
             tail_count,
@@ -338,15 +354,16 @@ fn load(args: &BoardArgs) -> Result<(Board, Rungs)> {
     Ok((board, rungs))
 }
 
-fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64) -> Result<()> {
+fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64, search: &SearchArgs) -> Result<()> {
     let (board, rungs) = load(args)?;
     check_node_cap(node_cap)?;
+    let policy = parse_policy(search)?;
     if cap == 0 {
         return Err(input_error("--cap must be at least 1"));
     }
     let n = board.n;
     let t0 = std::time::Instant::now();
-    let out = solve(&board, rungs, cap, node_cap);
+    let out = solve_with(&board, rungs, cap, node_cap, policy);
     let dt = t0.elapsed();
     println!(
         "board: order {n}, {} cages, signs {}, rungs {}",
@@ -554,20 +571,34 @@ struct TimeArgs {
     no_singletons: bool,
     node_cap: u64,
     rungs: String,
-    probe_depth: String,
+    search: SearchArgs,
     repeats: usize,
     tail_out: Option<PathBuf>,
     tail_count: usize,
 }
 
-fn parse_probe_depth(s: &str) -> Result<SearchPolicy> {
-    let probe_depth = match s.trim() {
+fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
+    let probe_depth = match a.probe_depth.trim() {
         "all" => u32::MAX,
         t => t
             .parse()
             .map_err(|_| input_error(format!("--probe-depth: '{t}' is not a number or 'all'")))?,
     };
-    Ok(SearchPolicy { probe_depth })
+    let restart_unit = match a.restart_unit.trim() {
+        "off" => 0,
+        t => match t.parse::<u64>() {
+            Ok(u) if u >= 1 => u,
+            _ => {
+                return Err(input_error(format!(
+                    "--restart-unit: '{t}' is not a number of at least 1 or 'off'"
+                )));
+            }
+        },
+    };
+    Ok(SearchPolicy {
+        probe_depth,
+        restart_unit,
+    })
 }
 
 fn cmd_time(a: TimeArgs) -> Result<()> {
@@ -575,7 +606,7 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set,
     };
     let rungs = Rungs::parse(&a.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
-    let policy = parse_probe_depth(&a.probe_depth)?;
+    let policy = parse_policy(&a.search)?;
     check_node_cap(a.node_cap)?;
     if a.boards == 0 || a.repeats == 0 {
         return Err(input_error("--boards and --repeats must be at least 1"));
@@ -612,9 +643,10 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
-        a.probe_depth.trim(),
+        a.search.probe_depth.trim(),
+        a.search.restart_unit.trim(),
         a.node_cap,
         a.repeats
     );

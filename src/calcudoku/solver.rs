@@ -132,7 +132,14 @@ pub struct Ctx {
     /// Enumeration results of large cages by their cells' candidates, for one board (set by
     /// [`solve_with`], which owns the context for that board alone).
     memo: Option<Box<Memo>>,
+    /// Where the last contradiction was met, if one was: a cage (its index; a cell emptied or
+    /// no filling left) or a line (`LINE_FAIL` + line: a value with no place, too few values
+    /// for a set of cells). Search weighs its branching by these failures.
+    fail_cage: Option<u8>,
 }
+
+/// `Ctx::fail_cage` of line `l` is `LINE_FAIL + l` (cage indices stay below it).
+const LINE_FAIL: u8 = 128;
 
 /// Cages of at least this many cells have their enumerations remembered.
 const MEMO_MIN_CAGE: usize = 5;
@@ -161,6 +168,7 @@ impl Ctx {
             hint_mode: false,
             rung: 0,
             memo: None,
+            fail_cage: None,
         }
     }
     pub fn hinting() -> Ctx {
@@ -312,6 +320,7 @@ fn restrict(
         return Ok(false);
     }
     if new == 0 {
+        ctx.fail_cage = Some(b.cage_of[cell]);
         return Err(Stop::Contradiction);
     }
     st.cands[cell] = new;
@@ -753,6 +762,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         let kk = (i as u8, k);
         if let Some(v) = memo.map.get(&kk) {
             if !v.found {
+                ctx.fail_cage = Some(i as u8);
                 return Err(Stop::Contradiction);
             }
             for (k, &c) in cage.cells.iter().enumerate() {
@@ -776,6 +786,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         memo.map.insert(kk, e);
     }
     if !e.found {
+        ctx.fail_cage = Some(i as u8);
         return Err(Stop::Contradiction);
     }
     for (k, &c) in cage.cells.iter().enumerate() {
@@ -984,6 +995,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             once |= m;
         }
         if once != full {
+            ctx.fail_cage = Some(LINE_FAIL + l as u8);
             return Err(Stop::Contradiction);
         }
         let uniq = once & !twice;
@@ -992,6 +1004,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             let bit = 1u16 << v;
             // An earlier value of this line may have taken the only place: contradiction.
             let Some(cell) = line_cells(n, l).find(|&c| st.cands[c] & bit != 0) else {
+                ctx.fail_cage = Some(LINE_FAIL + l as u8);
                 return Err(Stop::Contradiction);
             };
             let changed = restrict(b, st, ctx, cell, bit)?;
@@ -1082,6 +1095,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             }
             let vk = un.count_ones();
             if vk < k {
+                ctx.fail_cage = Some(LINE_FAIL + l as u8);
                 return Err(Stop::Contradiction);
             }
             if vk != k {
@@ -1313,21 +1327,38 @@ impl Outcome {
     }
 }
 
-/// How search uses the rungs below the root. The root always runs the full ladder of the
-/// enabled rungs (the grade and the hints are defined by it); deeper nodes run the probe rung
-/// only down to `probe_depth` (counted in branchings from the root), because probing costs a
-/// lower-ladder run per candidate at every node it runs at, and on boards with several
-/// answers that cost is paid at every node of a large tree.
+/// How search uses the rungs below the root, and how it restarts.
+///
+/// The root always runs the full ladder of the enabled rungs (the grade and the hints are defined
+/// by it); deeper nodes run the probe rung only down to `probe_depth` (counted in branchings from
+/// the root), because probing costs a lower-ladder run per candidate at every node it runs at,
+/// and on boards with several answers that cost is paid at every node of a large tree.
+///
+/// Restarts (off by default): the first run is the plain depth-first search (fewest candidates
+/// first, values in increasing order). When it has used `restart_unit` × [`FIRST_RUN_UNITS`]
+/// nodes without deciding, it stops and randomised runs follow under a budget of
+/// `restart_unit` × the k-th Luby term each. Run k ≥ 1 branches on the cell with the fewest
+/// candidates per failure met under it (dom/wdeg: every contradiction a node's fixpoint meets
+/// adds one to the weight of the cage or line where it was met, over all runs, and a cell weighs
+/// its cage, row and column), breaks the remaining ties and orders the values at random (a
+/// stream fixed by k, so a board's verdict, answers and node count never vary). Answers met by any
+/// run are pooled (distinct answers of one board), so a board with two answers is decided as
+/// soon as the runs together have met two, however deep one run is stuck; a run that exhausts
+/// its tree has seen every answer, so its count is exact. Boards the first run decides are
+/// searched exactly as without restarts. `restart_unit` 0 turns restarts off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchPolicy {
     /// Deepest search node (1 = the root's children) that still probes; `u32::MAX` = all.
     pub probe_depth: u32,
+    /// Node budget unit of the restarts (see above); 0 = one plain run, no restarts.
+    pub restart_unit: u64,
 }
 
 impl SearchPolicy {
-    /// Probe at every node (the ladder re-run in full at each node).
+    /// Probe at every node (the ladder re-run in full at each node), no restarts.
     pub const PROBE_EVERYWHERE: SearchPolicy = SearchPolicy {
         probe_depth: u32::MAX,
+        restart_unit: 0,
     };
 }
 
@@ -1335,6 +1366,7 @@ impl Default for SearchPolicy {
     fn default() -> Self {
         SearchPolicy {
             probe_depth: DEFAULT_PROBE_DEPTH,
+            restart_unit: DEFAULT_RESTART_UNIT,
         }
     }
 }
@@ -1343,29 +1375,63 @@ impl Default for SearchPolicy {
 /// documented in docs/calcudoku.md.
 pub const DEFAULT_PROBE_DEPTH: u32 = 0;
 
+/// The default restart unit (see [`SearchPolicy`]): 0, no restarts; the tail measurements in
+/// docs/calcudoku.md show restarts moving the tail both ways.
+pub const DEFAULT_RESTART_UNIT: u64 = 0;
+
+/// The plain first run's budget, in restart units.
+pub const FIRST_RUN_UNITS: u64 = 8;
+
+/// Master seed of the restarts' random streams (run k uses stream k).
+const RESTART_SEED: u64 = 0xca1c_0d0c;
+
 struct Search<'a> {
     b: &'a Board,
     rungs: Rungs,
     policy: SearchPolicy,
     cap: u64,
-    node_cap: u64,
+    /// The node count at which the current run stops.
+    limit: u64,
     nodes: u64,
+    /// Distinct answers met by every run so far (at most `cap`).
     sols: Vec<Vec<u8>>,
+    /// Answers met by the current run.
+    run_found: u64,
     ctx: Ctx,
+    /// The current run stopped at `limit`.
     aborted: bool,
+    /// Random tie-breaks and value orders (restarts only).
+    rng: Option<crate::engine::seed::UnitRng>,
+    /// Failures met under each cage, over all runs.
+    weights: Vec<u32>,
 }
 
 impl Search<'_> {
     /// The branching cell: fewest candidates; ties go to the cell whose cage has the fewest
-    /// candidates over its unsettled cells (the tightest cage splits the most).
-    fn branch_cell(&self, st: &State) -> Option<usize> {
+    /// candidates over its unsettled cells (the tightest cage splits the most), then (in a
+    /// restart) to a random one of the cells still tied.
+    fn branch_cell(&mut self, st: &State) -> Option<usize> {
+        use rand::Rng;
         let b = self.b;
         let nn = b.n * b.n;
         let mut best = None;
-        let mut best_key = (u32::MAX, u32::MAX);
+        let wdeg = self.rng.is_some();
+        let mut best_key = (u32::MAX, u32::MAX, 0u32);
         for c in 0..nn {
-            let k = st.cands[c].count_ones();
-            if k <= 1 || k > best_key.0 {
+            let dom = st.cands[c].count_ones();
+            if dom <= 1 {
+                continue;
+            }
+            // Scaled so that integer keys order like dom / (1 + w).
+            let k = if wdeg {
+                let w = &self.weights;
+                let line = LINE_FAIL as usize;
+                let wc = w[b.cage_of[c] as usize] + w[line + c / b.n] + w[line + b.n + c % b.n];
+                dom * 4096 / (1 + wc)
+            } else {
+                dom
+            };
+            if k > best_key.0 {
                 continue;
             }
             let cage = &b.cages[b.cage_of[c] as usize];
@@ -1376,18 +1442,22 @@ impl Search<'_> {
                     t += m;
                 }
             }
-            if (k, t) < best_key {
-                best_key = (k, t);
+            let r = match &mut self.rng {
+                Some(rng) if (k, t) <= (best_key.0, best_key.1) => rng.next_u32(),
+                _ => 0,
+            };
+            if (k, t, r) < best_key {
+                best_key = (k, t, r);
                 best = Some(c);
             }
         }
         best
     }
 
-    /// Returns true when the search must stop (cap reached or node cap hit).
+    /// Returns true when the run must stop (cap reached or the run's node limit hit).
     fn dfs(&mut self, mut st: State, depth: u32) -> bool {
         if depth > 0 {
-            if self.nodes >= self.node_cap {
+            if self.nodes >= self.limit {
                 self.aborted = true;
                 return true;
             }
@@ -1397,19 +1467,36 @@ impl Search<'_> {
             } else {
                 self.rungs.without(Rung::Probe)
             };
+            self.ctx.fail_cage = None;
             if fixpoint(self.b, &mut st, rungs, &mut self.ctx).is_err() {
+                if let Some(c) = self.ctx.fail_cage {
+                    self.weights[c as usize] += 1;
+                }
                 return false;
             }
         }
         let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
             if self.b.is_solution(&g) {
-                self.sols.push(g);
+                self.run_found += 1;
+                if !self.sols.contains(&g) {
+                    self.sols.push(g);
+                }
                 return self.sols.len() as u64 >= self.cap;
             }
             return false;
         };
+        let mut vals = [0u32; 16];
+        let mut nv = 0;
         for v in bits(st.cands[best]) {
+            vals[nv] = v;
+            nv += 1;
+        }
+        if let Some(rng) = &mut self.rng {
+            use rand::seq::SliceRandom;
+            vals[..nv].shuffle(rng);
+        }
+        for &v in &vals[..nv] {
             let mut s2 = st.clone();
             s2.assign(self.b, best, v);
             if self.dfs(s2, depth + 1) {
@@ -1446,16 +1533,44 @@ pub fn solve_with(
         rungs,
         policy,
         cap,
-        node_cap,
+        limit: node_cap,
         nodes: 1,
         sols: Vec::new(),
+        run_found: 0,
         ctx,
         aborted: false,
+        rng: None,
+        weights: vec![0; 256],
     };
     let mut grade = Grade::NoSolution;
+    // Whether the last run exhausted its tree (so its count is exact).
+    let mut exhausted = false;
     if root_ok {
         let solved = st.solved(b);
-        s.dfs(st, 0);
+        let unit = policy.restart_unit;
+        let mut run = 0u64;
+        loop {
+            let budget = match (unit, run) {
+                (0, _) => u64::MAX,
+                (_, 0) => unit.saturating_mul(FIRST_RUN_UNITS),
+                _ => unit.saturating_mul(crate::engine::restart::luby(run)),
+            };
+            s.limit = s.nodes.saturating_add(budget).min(node_cap);
+            s.aborted = false;
+            s.run_found = 0;
+            if run > 0 {
+                s.rng = Some(crate::engine::seed::unit_rng(RESTART_SEED, run));
+            }
+            let stopped = s.dfs(st.clone(), 0);
+            if !stopped {
+                exhausted = true;
+                break;
+            }
+            if !s.aborted || s.limit >= node_cap {
+                break;
+            }
+            run += 1;
+        }
         if solved && !s.sols.is_empty() {
             let top = ALL_RUNGS
                 .iter()
@@ -1465,14 +1580,17 @@ pub fn solve_with(
         } else if !solved {
             grade = Grade::Search;
         }
+    } else {
+        exhausted = true;
     }
     let found = s.sols.len() as u64;
     let count = if found >= cap {
         Count::AtLeast(found)
-    } else if s.aborted {
-        Count::Unknown
-    } else {
+    } else if exhausted {
+        debug_assert_eq!(s.run_found, found);
         Count::Exact(found)
+    } else {
+        Count::Unknown
     };
     if count == Count::Exact(0) {
         grade = Grade::NoSolution;

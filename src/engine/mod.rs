@@ -12,6 +12,7 @@
 //! * [`shard`] writes and merges partial files (`--shard I/N`, `gridcensus merge`).
 //! * [`atomic`] writes every result file through a temp file and a rename; [`manifest`] records
 //!   how it was made.
+//! * [`restart`] is the Luby schedule of node budgets that the puzzles' restarting searches share.
 //! * [`cli`] is the clap argument group (`--threads`, `--shard`, `--resume`, ...) every job
 //!   subcommand flattens in, and the one function that drives a job from those arguments.
 
@@ -20,6 +21,7 @@ pub mod cli;
 pub mod clock;
 pub mod manifest;
 pub mod plan;
+pub mod restart;
 pub mod run;
 pub mod seed;
 pub mod shard;

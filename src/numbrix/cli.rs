@@ -65,7 +65,7 @@ pub struct StudyArgs {
     #[arg(long)]
     pub sizes: Option<String>,
     /// Samples per size, at least 1 (default per study: parity 200, space 100, climb 50,
-    /// ablation 24, clues 100, pin-wall 20, sparse 1000, certificate 50, probe-adversary 10).
+    /// ablation 24, clues 100, pin-wall 20, sparse 1000, certificate 50, probe-adversary 30).
     #[arg(long)]
     pub per_size: Option<u64>,
     /// Search nodes per decision before "unknown" (sparse study), at least 1 (default 1000000).
@@ -346,7 +346,7 @@ fn study(a: StudyArgs) -> Result<()> {
         StudyName::PinWall => ("4,6", 20),
         StudyName::Sparse => ("8-12", 1000),
         StudyName::Certificate => ("4-10", 50),
-        StudyName::ProbeAdversary => ("8,10", 10),
+        StudyName::ProbeAdversary => ("8,10", 30),
     };
     if a.node_cap == 0 {
         return Err(input_error("--node-cap must be at least 1"));

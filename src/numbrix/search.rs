@@ -210,19 +210,7 @@ pub fn count_in(ctx: &Ctx, board: &Board, rungs: Rungs, limits: Limits) -> Verdi
 /// k-th term of the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...).
 pub const WALK_UNIT_NODES: u64 = 512;
 
-/// The Luby sequence (1-based): 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
-pub fn luby(mut i: u64) -> u64 {
-    loop {
-        let mut k = 1u32;
-        while (1u64 << k) - 1 < i {
-            k += 1;
-        }
-        if (1u64 << k) - 1 == i {
-            return 1u64 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
-}
+pub use crate::engine::restart::luby;
 
 /// The walk search from the root candidates `cand`, with restarts: walk k explores the same tree
 /// from the other end on odd k and with tie-break k/2 in its next-cell order, under a node budget
@@ -390,15 +378,6 @@ pub fn decide_two(
     };
     let (count, answers, walked) = walk_restarts(ctx, cand, rest, vec![a]);
     (count, answers, used + walked)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn luby_sequence() {
-        let first: Vec<u64> = (1..=15).map(super::luby).collect();
-        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
 }
 
 /// The ladder's own search (an independent decision procedure, kept to cross-check the walk):

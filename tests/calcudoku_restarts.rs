@@ -1,0 +1,176 @@
+//! The search with randomised dom/wdeg restarts decides like the plain search: on random boards
+//! (orders 4–6, signs shown, hidden and per-cage unsigned) its count at caps 1–4 equals the
+//! independent verifier's, its answers are distinct verified solutions, and a decision is the same
+//! on every run. A tiny restart unit forces many restarts on every board that needs search.
+
+use gridcensus::calcudoku::generate::seeded_board;
+use gridcensus::calcudoku::solver::{Count, Rungs, SearchPolicy, solve_with};
+use gridcensus::calcudoku::verify::verify_grid;
+use gridcensus::calcudoku::{Board, Op, verify_count};
+
+fn board(seed: u64) -> Board {
+    let n = 4 + (seed % 3) as usize;
+    let max_cage = 2 + (seed % 4) as usize;
+    let hide = seed % 5 == 1;
+    let (b, _) = seeded_board(n, max_cage, hide, seed);
+    if seed % 5 != 2 {
+        return b;
+    }
+    // Every other cage unsigned.
+    let mut cages = b.cages.clone();
+    for (i, c) in cages.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            c.op = Op::Any;
+        }
+    }
+    Board::new(n, cages, false).expect("mixed board is valid")
+}
+
+#[test]
+fn restarts_count_like_the_verifier() {
+    // Weak rungs, so that boards need search and the restarts run.
+    let rungs = Rungs::parse("cage,single").unwrap();
+    let policy = SearchPolicy {
+        restart_unit: 1,
+        ..SearchPolicy::default()
+    };
+    let mut restarted = 0;
+    for seed in 0..600u64 {
+        let b = board(seed);
+        let cap = 1 + seed % 4;
+        let (want, _) = verify_count(&b, cap);
+        let out = solve_with(&b, rungs, cap, 1_000_000, policy);
+        let expect = if want >= cap {
+            Count::AtLeast(cap)
+        } else {
+            Count::Exact(want)
+        };
+        assert_eq!(
+            out.count,
+            expect,
+            "seed {seed} cap {cap}\n{}",
+            b.unsigned_text()
+        );
+        for (i, s) in out.solutions.iter().enumerate() {
+            assert!(verify_grid(&b, s), "seed {seed}: invalid answer");
+            assert!(
+                !out.solutions[..i].contains(s),
+                "seed {seed}: an answer returned twice"
+            );
+        }
+        assert_eq!(out.solutions.len() as u64, want.min(cap), "seed {seed}");
+        // The first run has 8 nodes: past them the restarts ran.
+        if out.nodes > 9 {
+            restarted += 1;
+        }
+        let again = solve_with(&b, rungs, cap, 1_000_000, policy);
+        assert_eq!(
+            (again.count, again.nodes, &again.solutions),
+            (out.count, out.nodes, &out.solutions),
+            "seed {seed}: not deterministic"
+        );
+    }
+    assert!(
+        restarted >= 30,
+        "only {restarted} boards reached the restarts"
+    );
+}
+
+#[test]
+fn restart_unit_zero_is_the_plain_search() {
+    for seed in 0..60u64 {
+        let b = board(seed);
+        let plain = gridcensus::calcudoku::solve(&b, Rungs::ALL, 2, 1_000_000);
+        let off = solve_with(
+            &b,
+            Rungs::ALL,
+            2,
+            1_000_000,
+            SearchPolicy {
+                restart_unit: 0,
+                ..SearchPolicy::default()
+            },
+        );
+        assert_eq!(
+            (off.count, off.nodes, &off.solutions),
+            (plain.count, plain.nodes, &plain.solutions),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn restarts_a_node_cap_still_gives_unknown() {
+    // A 9×9 tail board the plain search needs 770,350 nodes for: with 100 nodes in all, neither
+    // policy may claim a verdict it has not reached.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/calcudoku/tail_open/9x9_cage4_min2_shown_seed1_board85.txt"
+    ))
+    .unwrap();
+    let b = Board::parse(&text, false).unwrap();
+    for unit in [0, 4] {
+        let out = solve_with(
+            &b,
+            Rungs::ALL,
+            2,
+            100,
+            SearchPolicy {
+                restart_unit: unit,
+                ..SearchPolicy::default()
+            },
+        );
+        assert!(out.nodes <= 100, "unit {unit}: {} nodes", out.nodes);
+        assert!(
+            matches!(out.count, Count::Unknown | Count::AtLeast(2)),
+            "unit {unit}: {:?}",
+            out.count
+        );
+        if out.count == Count::Unknown {
+            assert!(out.solutions.len() < 2);
+        }
+    }
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_gridcensus");
+const BOARD85: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/calcudoku/tail_open/9x9_cage4_min2_shown_seed1_board85.txt"
+);
+
+#[test]
+fn solve_takes_the_restart_unit_and_refuses_a_bad_one() {
+    use std::process::Command;
+    // The plain search needs 770,350 nodes on this board; restarts decide it within a few
+    // thousand (docs/calcudoku.md, section The tail).
+    let out = Command::new(BIN)
+        .args([
+            "calcudoku",
+            "solve",
+            BOARD85,
+            "--restart-unit",
+            "256",
+            "--node-cap",
+            "50000",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("answers: at least 2"), "{text}");
+    for bad in ["0", "-3", "some"] {
+        let out = Command::new(BIN)
+            .args([
+                "calcudoku",
+                "solve",
+                BOARD85,
+                &format!("--restart-unit={bad}"),
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--restart-unit"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
