@@ -151,9 +151,16 @@ fn generator_benches(c: &mut Criterion) {
 
 /// The tail set: every board file under examples/calcudoku/tail/, in name order.
 fn tail_boards() -> Vec<(String, Board)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/calcudoku/tail");
+    boards_in(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/calcudoku/tail"
+    ))
+}
+
+/// Every board file of a directory, in name order.
+fn boards_in(dir: &str) -> Vec<(String, Board)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("examples/calcudoku/tail")
+        .expect("board directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
         .collect();
@@ -212,6 +219,33 @@ fn tail_probe_everywhere_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// Restarts (unit 256) on the tail set and on the open tail boards they decide within a
+/// few thousand nodes (the plain search needs 30,815–770,350 on these).
+fn tail_restart_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("calcudoku_tail_restarts");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(3));
+    let open = boards_in(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/calcudoku/tail_open"
+    ));
+    let fast_open = ["board85", "board63", "board65"];
+    let policy = SearchPolicy {
+        restart_unit: 256,
+        ..SearchPolicy::default()
+    };
+    for (name, b) in tail_boards().into_iter().chain(
+        open.into_iter()
+            .filter(|(n, _)| fast_open.iter().any(|f| n.ends_with(f))),
+    ) {
+        g.bench_function(name, |bch| {
+            bch.iter(|| black_box(solve_with(&b, Rungs::ALL, 2, 1_000_000, policy)))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     group,
     rung_benches,
@@ -220,6 +254,7 @@ criterion_group!(
     cut_benches,
     generator_benches,
     tail_benches,
-    tail_probe_everywhere_benches
+    tail_probe_everywhere_benches,
+    tail_restart_benches
 );
 criterion_main!(group);
