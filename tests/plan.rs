@@ -160,3 +160,55 @@ fn kakurasu_and_calcudoku_jobs_plan_too() {
     assert!(out.starts_with("job calcudoku-agree "), "{out}");
     assert_eq!(out.lines().count(), 3);
 }
+
+/// A unit that parallelises inside (a frontier width sweeps its states over rayon's pool)
+/// spends its time on the pool's threads: the plan counts every thread's CPU time, so a plan of
+/// every unit comes close to the CPU the job itself takes.
+#[test]
+fn units_that_parallelise_inside_are_counted_in_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = [
+        "numbrix",
+        "census",
+        "--max-side",
+        "12",
+        "--walk-max-cells",
+        "0",
+        "--no-progress",
+        "--results",
+    ];
+    let usage = |who| {
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage writes one rusage through a valid pointer.
+        assert_eq!(unsafe { libc::getrusage(who, &mut u) }, 0);
+        let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
+        t(u.ru_utime) + t(u.ru_stime)
+    };
+    let before = usage(libc::RUSAGE_CHILDREN);
+    let out = Command::new(BIN)
+        .args(job)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let job_cpu = usage(libc::RUSAGE_CHILDREN) - before;
+    let mut args = vec!["--sample", "1000", "--budget", "300", "--"];
+    args.extend(job);
+    let p = dir.path().join("plan");
+    args.push(p.to_str().unwrap());
+    let (code, out, err) = plan(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sample:      12 of 12 units"), "{out}");
+    let line = out.lines().find(|l| l.starts_with("total:")).unwrap();
+    // "total:       0.0004 CPU-hours (1.4 s), ..."
+    let secs: f64 = line
+        .split('(')
+        .nth(1)
+        .and_then(|x| x.split(" s)").next())
+        .and_then(|x| x.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no seconds in {line}"));
+    assert!(
+        secs > 0.5 * job_cpu && secs < 2.0 * job_cpu,
+        "plan {secs} s against the job's {job_cpu} s CPU\n{out}"
+    );
+}

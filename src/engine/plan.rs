@@ -2,8 +2,8 @@
 //!
 //! The plan command parses an ordinary job command line and turns on plan mode for this process.
 //! When the job reaches [`super::cli::execute`], the engine asks the job for its unit count and,
-//! instead of running the job, times a small random sample of its units (one thread, one unit at a
-//! time, within a time budget). From the sample it estimates the total CPU time with a
+//! instead of running the job, times a small random sample of its units (one unit at a time, by
+//! the CPU time of every thread of the process, within a time budget). From the sample it estimates the total CPU time with a
 //! standard-error interval and suggests a shard count for a given number of cores. Nothing is
 //! written: no journal, no partial, no result file.
 //!
@@ -118,31 +118,27 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
     let start = Instant::now();
     // Units run one at a time on a helper thread so that a unit far longer than the budget
     // cannot hold the plan hostage: the report is printed and the process ends without it.
+    // A unit's cost is the process CPU time it adds (every thread: a unit may parallelise
+    // inside, over rayon's pool); the main thread only waits meanwhile.
     let (tx, rx) = crossbeam_channel::unbounded::<Result<f64>>();
-    // The unit in progress: wall start (ns since `start`) and the worker's CPU clock then (ns).
+    // The unit in progress: wall start (ns since `start`) and the process CPU clock then (ns).
     use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
     let current = AtomicU64::new(0);
     let current_cpu = AtomicU64::new(u64::MAX);
-    let worker_stat: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
-    let (current, current_cpu, worker_stat) = (&current, &current_cpu, &worker_stat);
+    let (current, current_cpu) = (&current, &current_cpu);
     let outcome = std::thread::scope(|s| {
         s.spawn(move || {
-            // Where the main thread can read this thread's CPU clock ("<pid>/task/<tid>").
-            if let Ok(p) = std::fs::read_link("/proc/thread-self") {
-                *worker_stat.lock().unwrap() =
-                    Some(std::path::Path::new("/proc").join(p).join("schedstat"));
-            }
             for &index in &picks {
                 current.store(start.elapsed().as_nanos() as u64, SeqCst);
                 current_cpu.store(
-                    thread_cpu_seconds().map_or(u64::MAX, |c| (c * 1e9) as u64),
+                    process_cpu_seconds().map_or(u64::MAX, |c| (c * 1e9) as u64),
                     SeqCst,
                 );
-                let (t, c) = (Instant::now(), thread_cpu_seconds());
+                let (t, c) = (Instant::now(), process_cpu_seconds());
                 let r = job.run_unit(Unit { index, master_seed });
-                // CPU time of this thread when the kernel reports it (a loaded machine then
-                // does not inflate the estimate), wall time otherwise.
-                let secs = match (c, thread_cpu_seconds()) {
+                // CPU time when the kernel reports it (a loaded machine then does not inflate
+                // the estimate), wall time otherwise.
+                let secs = match (c, process_cpu_seconds()) {
                     (Some(a), Some(b)) => b - a,
                     _ => t.elapsed().as_secs_f64(),
                 };
@@ -174,14 +170,11 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
                     // process (scoped threads cannot be abandoned otherwise).
                     let began = current.load(SeqCst) as f64 * 1e-9;
                     report.unfinished_wall = Some(start.elapsed().as_secs_f64() - began);
-                    // Its CPU time so far, a lower bound on its cost (thread CPU clocks only).
+                    // Its CPU time so far, a lower bound on its cost.
                     let cpu0 = current_cpu.load(SeqCst);
-                    let path = worker_stat.lock().unwrap().clone();
-                    if let (true, Some(p)) = (cpu0 != u64::MAX, path) {
-                        report.unfinished_seconds = std::fs::read_to_string(p)
-                            .ok()
-                            .and_then(|t| t.split_whitespace().next()?.parse::<u64>().ok())
-                            .map(|ns| ns.saturating_sub(cpu0) as f64 * 1e-9);
+                    if let (true, Some(now)) = (cpu0 != u64::MAX, process_cpu_seconds()) {
+                        report.unfinished_seconds =
+                            Some(((now * 1e9) as u64).saturating_sub(cpu0) as f64 * 1e-9);
                     } else if !measures_cpu_time() {
                         report.unfinished_seconds = report.unfinished_wall;
                     }
@@ -199,16 +192,17 @@ pub(crate) fn plan_job<J: Job>(job: &J, args: &EngineArgs) -> Result<()> {
     Ok(())
 }
 
-/// On-CPU seconds of the calling thread (Linux `/proc/thread-self/schedstat`, nanoseconds).
-fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 * 1e-9)
+/// CPU seconds of the whole process (every thread), when the clock is available.
+fn process_cpu_seconds() -> Option<f64> {
+    match super::clock::process_cpu_ns() {
+        0 => None,
+        ns => Some(ns as f64 * 1e-9),
+    }
 }
 
-/// Whether unit times are thread CPU times (else wall times).
+/// Whether unit times are process CPU times (else wall times).
 pub fn measures_cpu_time() -> bool {
-    thread_cpu_seconds().is_some()
+    process_cpu_seconds().is_some()
 }
 
 fn store(report: PlanReport) {
@@ -338,11 +332,15 @@ pub fn render(r: &PlanReport, req: &PlanRequest) -> String {
     };
     writeln!(
         o,
-        "sample:      {} of {} units chosen at random (seed {}), run one at a time on 1 thread, {} measured; load average {}",
+        "sample:      {} of {} units chosen at random (seed {}), run one at a time, {} measured; load average {}",
         e.sampled,
         r.units,
         req.seed,
-        if measures_cpu_time() { "thread CPU time" } else { "wall time" },
+        if measures_cpu_time() {
+            "CPU time of every thread"
+        } else {
+            "wall time"
+        },
         load_average(),
     )
     .unwrap();
