@@ -135,10 +135,10 @@ pub struct Ctx {
     /// Where the last contradiction was met, if one was: a cage (its index; a cell emptied or
     /// no filling left) or a line (`LINE_FAIL` + line: a value with no place, too few values
     /// for a set of cells). Search weighs its branching by these failures.
-    fail_cage: Option<u8>,
+    fail_at: Option<u8>,
 }
 
-/// `Ctx::fail_cage` of line `l` is `LINE_FAIL + l` (cage indices stay below it).
+/// `Ctx::fail_at` of line `l` is `LINE_FAIL + l` (cage indices stay below it).
 const LINE_FAIL: u8 = 128;
 
 /// Cages of at least this many cells have their enumerations remembered.
@@ -168,7 +168,7 @@ impl Ctx {
             hint_mode: false,
             rung: 0,
             memo: None,
-            fail_cage: None,
+            fail_at: None,
         }
     }
     pub fn hinting() -> Ctx {
@@ -320,7 +320,7 @@ fn restrict(
         return Ok(false);
     }
     if new == 0 {
-        ctx.fail_cage = Some(b.cage_of[cell]);
+        ctx.fail_at = Some(b.cage_of[cell]);
         return Err(Stop::Contradiction);
     }
     st.cands[cell] = new;
@@ -762,7 +762,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         let kk = (i as u8, k);
         if let Some(v) = memo.map.get(&kk) {
             if !v.found {
-                ctx.fail_cage = Some(i as u8);
+                ctx.fail_at = Some(i as u8);
                 return Err(Stop::Contradiction);
             }
             for (k, &c) in cage.cells.iter().enumerate() {
@@ -786,7 +786,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         memo.map.insert(kk, e);
     }
     if !e.found {
-        ctx.fail_cage = Some(i as u8);
+        ctx.fail_at = Some(i as u8);
         return Err(Stop::Contradiction);
     }
     for (k, &c) in cage.cells.iter().enumerate() {
@@ -995,7 +995,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             once |= m;
         }
         if once != full {
-            ctx.fail_cage = Some(LINE_FAIL + l as u8);
+            ctx.fail_at = Some(LINE_FAIL + l as u8);
             return Err(Stop::Contradiction);
         }
         let uniq = once & !twice;
@@ -1004,7 +1004,7 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             let bit = 1u16 << v;
             // An earlier value of this line may have taken the only place: contradiction.
             let Some(cell) = line_cells(n, l).find(|&c| st.cands[c] & bit != 0) else {
-                ctx.fail_cage = Some(LINE_FAIL + l as u8);
+                ctx.fail_at = Some(LINE_FAIL + l as u8);
                 return Err(Stop::Contradiction);
             };
             let changed = restrict(b, st, ctx, cell, bit)?;
@@ -1095,7 +1095,7 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
             }
             let vk = un.count_ones();
             if vk < k {
-                ctx.fail_cage = Some(LINE_FAIL + l as u8);
+                ctx.fail_at = Some(LINE_FAIL + l as u8);
                 return Err(Stop::Contradiction);
             }
             if vk != k {
@@ -1402,8 +1402,8 @@ struct Search<'a> {
     aborted: bool,
     /// Random tie-breaks and value orders (restarts only).
     rng: Option<crate::engine::seed::UnitRng>,
-    /// Failures met under each cage, over all runs.
-    weights: Vec<u32>,
+    /// Failures met at each cage and line (indexed like `Ctx::fail_at`), over all runs.
+    weights: [u32; 256],
 }
 
 impl Search<'_> {
@@ -1467,9 +1467,9 @@ impl Search<'_> {
             } else {
                 self.rungs.without(Rung::Probe)
             };
-            self.ctx.fail_cage = None;
+            self.ctx.fail_at = None;
             if fixpoint(self.b, &mut st, rungs, &mut self.ctx).is_err() {
-                if let Some(c) = self.ctx.fail_cage {
+                if let Some(c) = self.ctx.fail_at {
                     self.weights[c as usize] += 1;
                 }
                 return false;
@@ -1540,7 +1540,7 @@ pub fn solve_with(
         ctx,
         aborted: false,
         rng: None,
-        weights: vec![0; 256],
+        weights: [0; 256],
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).
