@@ -6,6 +6,7 @@ pub mod bits;
 pub mod board;
 pub mod census;
 pub mod certificate;
+pub mod degrees;
 pub mod cli;
 pub mod generate;
 pub mod ladder;

@@ -304,11 +304,14 @@ pub fn first_answer(
             }
             continue;
         }
-        let Some(mut f) = RunFill::new(&ctx.geo, cand, b, k) else {
+        let Some(f) = RunFill::new(&ctx.geo, cand, b, k) else {
             fill = false;
             j = 0;
             continue;
         };
+        // The first run filling goes without the costlier prunings (most boards are filled
+        // within its budget); the later ones take the degree test and the split.
+        let mut f = f.with_checks(k > 0, k > 0);
         let r = f.run();
         used += f.nodes.min(b);
         match r {

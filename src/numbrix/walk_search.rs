@@ -18,6 +18,7 @@
 //! with `census/walk.rs`, which cross-checks it), on top of the ladder's root deductions.
 
 use super::bits::Bits;
+use super::degrees::Degrees;
 use super::board::Geometry;
 
 /// (row, column) of every cell, row-major.
@@ -646,6 +647,70 @@ pub struct RunFill<'a> {
     pub nodes: u64,
     pub node_cap: u64,
     pub answer: Option<Vec<u32>>,
+    /// The degree test (None: switched off).
+    degrees: Option<Degrees>,
+    /// Per port: its degree in the test and the free neighbours that may take its numbers.
+    deg_nb: Vec<Bits>,
+    deg_need: Vec<u8>,
+    /// Split the search when the free cells fall apart (see [`RunFill::dfs`]).
+    split: bool,
+    /// The cells that are candidates for the first and for the last number.
+    cand_end: [Bits; 2],
+    /// After the last feasible state: the free cells' components (when more than one) and the
+    /// component each open run must go whole into (usize::MAX: more than one is possible).
+    comps: Vec<Bits>,
+    run_comp: Vec<usize>,
+    /// Placements since the root (number, cell, run, walked up, run ends before, reach before).
+    trail: Vec<Placed>,
+}
+
+/// The degree test's demands in a run filling's state: free cells take two edges, ports one
+/// per unplaced neighbouring number, on the free cells that are candidates for it.
+struct FillDemands<'a> {
+    free: Bits,
+    ports: Bits,
+    port_need: &'a [u8],
+    port_ok: &'a [Bits],
+    slots: [(u8, Bits); 2],
+    sides: [usize; 2],
+}
+
+impl super::degrees::Demands for FillDemands<'_> {
+    #[inline]
+    fn need(&self, a: usize) -> u8 {
+        if self.free.has(a) {
+            2
+        } else if self.ports.has(a) {
+            self.port_need[a]
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn edge(&self, a: usize, b: usize) -> bool {
+        match (self.free.has(a), self.free.has(b)) {
+            (true, true) => true,
+            (true, false) => self.ports.has(b) && self.port_ok[b].has(a),
+            (false, true) => self.ports.has(a) && self.port_ok[a].has(b),
+            (false, false) => false,
+        }
+    }
+    fn slots(&self) -> [(u8, Bits); 2] {
+        self.slots
+    }
+    fn sides(&self) -> [usize; 2] {
+        self.sides
+    }
+}
+
+/// One placement of the run filling, enough to undo it.
+#[derive(Clone, Copy)]
+struct Placed {
+    v: usize,
+    y: usize,
+    r: usize,
+    ends: (Option<usize>, Option<usize>),
+    reach: Bits,
 }
 
 impl<'a> RunFill<'a> {
@@ -711,7 +776,19 @@ impl<'a> RunFill<'a> {
             nodes: 0,
             node_cap,
             answer: None,
+            degrees: Some(Degrees::new(geo)),
+            deg_nb: vec![Bits::EMPTY; n],
+            deg_need: vec![0; n],
+            split: true,
+            cand_end: [
+                (0..n).filter(|&c| cand[c].has(0)).collect(),
+                (0..n).filter(|&c| cand[c].has(n - 1)).collect(),
+            ],
+            comps: Vec::new(),
+            run_comp: Vec::new(),
+            trail: Vec::new(),
         };
+        f.run_comp = vec![usize::MAX; f.runs.len()];
         for &v in &pinned {
             f.update_port(v);
         }
@@ -744,6 +821,16 @@ impl<'a> RunFill<'a> {
             f.reach[r] = f.reach_of(r);
         }
         Some(f)
+    }
+
+    /// Switch the degree test and the split into independent components off or on (both on by
+    /// default; for measuring what each is worth).
+    pub fn with_checks(mut self, degrees: bool, split: bool) -> Self {
+        if !degrees {
+            self.degrees = None;
+        }
+        self.split = split;
+        self
     }
 
     #[inline]
@@ -852,7 +939,8 @@ impl<'a> RunFill<'a> {
         if !self.feasible(usize::MAX) {
             return Ok(false);
         }
-        self.dfs()
+        let all = self.order.clone();
+        self.dfs(&all)
     }
 
     /// The cells next to the end of run r walked upward (`up`) or downward that may take its
@@ -899,12 +987,61 @@ impl<'a> RunFill<'a> {
         v
     }
 
-    fn dfs(&mut self) -> Result<bool, WalkStop> {
+    /// Fill the runs of `active` (in filling order); Ok(true) when they are all complete (the
+    /// answer is recorded once every run is), Ok(false) when no filling of them exists in this
+    /// state. On Ok(true) the placements stay (on the trail); on Ok(false) the state is as it
+    /// was.
+    ///
+    /// When the free cells have fallen apart into components and each open run of `active` must
+    /// go whole into one of them, the components are independent: each one's runs are filled
+    /// on their own, smallest component first, and if one has no filling the whole state has
+    /// none (no other filling of the components before it can help, so the search does not
+    /// go back into them).
+    fn dfs(&mut self, active: &[usize]) -> Result<bool, WalkStop> {
+        if active.iter().all(|&r| self.len(r) == 0) {
+            if (0..self.runs.len()).all(|r| self.len(r) == 0) {
+                let mut vals = vec![0u32; self.n];
+                for (v, &c) in self.pos.iter().enumerate() {
+                    vals[c] = v as u32 + 1;
+                }
+                self.answer = Some(vals);
+            }
+            return Ok(true);
+        }
+        let open = |r: &&usize| self.len(**r) > 0;
+        if self.split
+            && self.comps.len() > 1
+            && active
+                .iter()
+                .filter(open)
+                .all(|&r| self.run_comp[r] != usize::MAX)
+        {
+            let mut groups: Vec<(u32, usize, Vec<usize>)> = Vec::new(); // (size, comp, runs)
+            for &r in active.iter().filter(|&&r| self.len(r) > 0) {
+                let c = self.run_comp[r];
+                match groups.iter_mut().find(|g| g.1 == c) {
+                    Some(g) => g.2.push(r),
+                    None => groups.push((self.comps[c].count(), c, vec![r])),
+                }
+            }
+            if groups.len() > 1 {
+                groups.sort_unstable();
+                let mark = self.trail.len();
+                for (_, _, runs) in &groups {
+                    // The components and their runs as this state has them.
+                    if !self.dfs(runs)? {
+                        self.undo_to(mark);
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
         // The run end with the fewest next cells (ties: the filling order), walked one step.
         let mut best: Option<(usize, usize, usize, bool)> = None; // (options, rank, run, up)
         let mut kids = Vec::with_capacity(4);
         let exact2 = self.open_degrees().2;
-        for (rank, &r) in self.order.iter().enumerate() {
+        for (rank, &r) in active.iter().enumerate() {
             if self.len(r) == 0 {
                 continue;
             }
@@ -932,45 +1069,56 @@ impl<'a> RunFill<'a> {
                 return Ok(false);
             }
         }
-        let Some((_, _, r, up)) = best else {
-            let mut vals = vec![0u32; self.n];
-            for (v, &c) in self.pos.iter().enumerate() {
-                vals[c] = v as u32 + 1;
-            }
-            self.answer = Some(vals);
-            return Ok(true);
-        };
-        let (lo, hi) = self.runs[r];
+        let (_, _, r, up) = best.expect("an open run");
         let v = self.steps(r, up, exact2, &mut kids);
         kids.sort_unstable();
-        let saved = self.reach[r];
         for (_, _, y) in kids {
             self.nodes += 1;
             if self.nodes > self.node_cap {
                 return Err(WalkStop::Nodes);
             }
-            self.pos[v] = y;
-            self.num[y] = v;
-            self.free.clear(y);
-            if up {
-                self.runs[r].0 = Some(v);
-            } else {
-                self.runs[r].1 = Some(v);
-            }
-            self.set_ports_around(v);
-            self.reach[r] = self.reach_of(r);
-            if self.feasible(r) && self.dfs()? {
+            self.place(v, y, r, up);
+            if self.feasible(r) && self.dfs(active)? {
                 return Ok(true);
             }
-            self.pos[v] = usize::MAX;
-            self.num[y] = usize::MAX;
-            self.ports.clear(y);
-            self.free.set(y);
-            self.runs[r] = (lo, hi);
-            self.set_ports_around(v);
-            self.reach[r] = saved;
+            self.undo_to(self.trail.len() - 1);
         }
         Ok(false)
+    }
+
+    /// Number v on cell y, extending run r at its upper (`up`) or lower end.
+    fn place(&mut self, v: usize, y: usize, r: usize, up: bool) {
+        self.trail.push(Placed {
+            v,
+            y,
+            r,
+            ends: self.runs[r],
+            reach: self.reach[r],
+        });
+        self.pos[v] = y;
+        self.num[y] = v;
+        self.free.clear(y);
+        if up {
+            self.runs[r].0 = Some(v);
+        } else {
+            self.runs[r].1 = Some(v);
+        }
+        self.set_ports_around(v);
+        self.reach[r] = self.reach_of(r);
+    }
+
+    /// Undo the placements after the first `mark` of the trail, latest first.
+    fn undo_to(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let p = self.trail.pop().expect("a placement");
+            self.pos[p.v] = usize::MAX;
+            self.num[p.y] = usize::MAX;
+            self.ports.clear(p.y);
+            self.free.set(p.y);
+            self.runs[p.r] = p.ends;
+            self.set_ports_around(p.v);
+            self.reach[p.r] = p.reach;
+        }
     }
 
     /// Colours a free cell may have to be a free end of the path (bit k: colour k).
@@ -1029,7 +1177,7 @@ impl<'a> RunFill<'a> {
     }
 
     /// The prunings after run `r` moved (`usize::MAX`: at the root).
-    fn feasible(&self, r: usize) -> bool {
+    fn feasible(&mut self, r: usize) -> bool {
         if r != usize::MAX
             && let (Some(u), Some(w)) = self.runs[r]
         {
@@ -1040,6 +1188,7 @@ impl<'a> RunFill<'a> {
         }
         let free = self.free;
         if free.is_empty() {
+            self.comps.clear();
             return true;
         }
         let (any, two, exact2) = self.open_degrees();
@@ -1128,12 +1277,71 @@ impl<'a> RunFill<'a> {
             rest = rest.and_not(s);
             comps.push((s, self.geo.dilate(s)));
         }
-        if comps.len() == 1 {
-            return true;
+        if comps.len() > 1 && !self.components_fit(&comps, &open_runs) {
+            return false;
         }
+        if comps.len() <= 1 {
+            self.comps.clear();
+        }
+        self.degrees_fit()
+    }
+
+    /// The degree test ([`Degrees`]): free cells take two path neighbours (a free path end
+    /// one), ports one per unplaced neighbouring number, on cells that are candidates for it.
+    fn degrees_fit(&mut self) -> bool {
+        let Some(mut deg) = self.degrees.take() else {
+            return true;
+        };
+        let free = self.free;
+        for x in self.ports.iter() {
+            let v = self.num[x];
+            let lo = v > 0 && self.pos[v - 1] == usize::MAX;
+            let hi = v + 1 < self.n && self.pos[v + 1] == usize::MAX;
+            self.deg_need[x] = u8::from(lo) + u8::from(hi);
+            let mut ok = Bits::EMPTY;
+            for y in self.geo.nmask[x].and(free).iter() {
+                if lo && self.cand[y].has(v - 1) || hi && self.cand[y].has(v + 1) {
+                    ok.set(y);
+                }
+            }
+            self.deg_nb[x] = ok;
+        }
+        let mut slots = [(0u8, Bits::EMPTY); 2];
+        for (k, end) in [0, self.n - 1].into_iter().enumerate() {
+            if self.pos[end] == usize::MAX && self.n > 1 {
+                let c = (self.colour_of_0 + end) & 1;
+                slots[c].0 += 1;
+                let of_colour = if c == 0 {
+                    free.and(self.colour0)
+                } else {
+                    free.and_not(self.colour0)
+                };
+                slots[c].1 = slots[c].1.or(self.cand_end[k].and(of_colour));
+            }
+        }
+        let mut sides = [0usize; 2];
+        sides[0] = 2 * free.and(self.colour0).count() as usize;
+        sides[1] = 2 * free.and_not(self.colour0).count() as usize;
+        for x in self.ports.iter() {
+            sides[self.geo.colour(x)] += self.deg_need[x] as usize;
+        }
+        let ok = deg.feasible(&FillDemands {
+            free,
+            ports: self.ports,
+            port_need: &self.deg_need,
+            port_ok: &self.deg_nb,
+            slots,
+            sides,
+        });
+        self.degrees = Some(deg);
+        ok
+    }
+
+    /// Components: each open run goes whole into one next to both its ends.
+    fn components_fit(&mut self, comps: &[(Bits, Bits)], open_runs: &[usize]) -> bool {
         let mut forced = vec![0usize; comps.len()];
         let mut possible = vec![0usize; comps.len()];
-        for &q in &open_runs {
+        for &q in open_runs {
             let (lo, hi) = self.runs[q];
             let a = lo.map(|u| self.pos[u]);
             let b = hi.map(|w| self.pos[w]);
@@ -1149,9 +1357,12 @@ impl<'a> RunFill<'a> {
             match k {
                 0 => return false,
                 1 => forced[which] += self.len(q),
-                _ => {}
+                _ => which = usize::MAX,
             }
+            self.run_comp[q] = which;
         }
+        self.comps.clear();
+        self.comps.extend(comps.iter().map(|c| c.0));
         comps.iter().enumerate().all(|(i, (s, _))| {
             let size = s.count() as usize;
             forced[i] <= size && size <= possible[i]
