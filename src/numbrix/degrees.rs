@@ -268,7 +268,10 @@ impl Degrees {
                 }
             }
         }
-        let tries = lefts[..k].iter().copied().chain(many.iter().map(Left::Cell));
+        let tries = lefts[..k]
+            .iter()
+            .copied()
+            .chain(many.iter().map(Left::Cell));
         for l2 in tries {
             if l2 == l {
                 continue;

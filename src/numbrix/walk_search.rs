@@ -18,8 +18,8 @@
 //! with `census/walk.rs`, which cross-checks it), on top of the ladder's root deductions.
 
 use super::bits::Bits;
-use super::degrees::Degrees;
 use super::board::Geometry;
+use super::degrees::Degrees;
 
 /// (row, column) of every cell, row-major.
 fn row_col(geo: &Geometry) -> Vec<(u16, u16)> {
