@@ -3,7 +3,7 @@
 //! order reported as boards per second, the independent verifier alongside, and the tail: the
 //! slowest random-cut boards saved under examples/calcudoku/tail/, each decided (cap 2) with
 //! the default search policy and (boards up to 9×9 with cages under 7 cells) with the probe
-//! rung at every node.
+//! rung at every node; and the line-block balance of the search.
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gridcensus::calcudoku::generate::seeded_board;
 use gridcensus::calcudoku::solver::SearchPolicy;
@@ -246,6 +246,54 @@ fn tail_restart_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// The line-block balance: one pass over every block and feature, on the fixpoint of the rungs
+/// below the probe (boards of each order with cages up to 8 cells, so that blocks cut cages), and
+/// the open tail boards it decides within a second under the default policy.
+fn balance_benches(c: &mut Criterion) {
+    use gridcensus::calcudoku::balance::Balance;
+    use gridcensus::calcudoku::solver::Rung;
+    let mut g = c.benchmark_group("calcudoku_balance");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(2));
+    for n in 4..=9 {
+        let set: Vec<Board> = (0..20)
+            .map(|i| seeded_board(n, 8, false, 7000 * n as u64 + i).0)
+            .collect();
+        let states: Vec<(&Board, State, Balance)> = set
+            .iter()
+            .filter_map(|b| {
+                let mut st = State::new(b);
+                ladder(b, &mut st, Rungs::ALL.without(Rung::Probe), &mut Ctx::new()).ok()?;
+                Some((b, st, Balance::new(b)))
+            })
+            .collect();
+        g.throughput(Throughput::Elements(states.len() as u64));
+        g.bench_function(format!("propagate/{n}"), |bch| {
+            bch.iter(|| {
+                for (b, st, bal) in &states {
+                    let mut s = st.clone();
+                    let _ = black_box(bal.propagate(b, &mut s));
+                }
+            })
+        });
+    }
+    let open = boards_in(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/calcudoku/tail_open"
+    ));
+    for (name, b) in open.into_iter().filter(|(n, _)| {
+        ["board85", "board63", "board65"]
+            .iter()
+            .any(|f| n.ends_with(f))
+    }) {
+        g.bench_function(format!("default/{name}"), |bch| {
+            bch.iter(|| black_box(solve(&b, Rungs::ALL, 2, 1_000_000)))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     group,
     rung_benches,
@@ -255,6 +303,7 @@ criterion_group!(
     generator_benches,
     tail_benches,
     tail_probe_everywhere_benches,
-    tail_restart_benches
+    tail_restart_benches,
+    balance_benches
 );
 criterion_main!(group);

@@ -47,11 +47,14 @@ TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]
 if [ "$MODE" = long ]; then
     CMDLINE="gridcensus numbrix census --max-side 15 --walk-max-cells 0"
     measure "numbrix frontier counter to 15x15" '' $BIN numbrix census --max-side 15 --walk-max-cells 0 $R
-    for ru in off 256; do
+    # (balance from, restart unit): the search without the line-block balance, the default, and
+    # the default with restarts.
+    for pol in "off off" "16 off" "16 256"; do
+        set -- $pol
         for signs in shown hidden; do
-            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --restart-unit $ru"
-            measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $ru" "$TIME_SED" \
-                $BIN calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --restart-unit $ru
+            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --balance-from $1 --restart-unit $2"
+            measure "calcudoku 9x9 largest cage 8 signs $signs balance from $1 restart unit $2" "$TIME_SED" \
+                $BIN calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --balance-from $1 --restart-unit $2
         done
     done
     mkdir -p "$(dirname "$OUT")"

@@ -28,6 +28,10 @@ pub struct SearchArgs {
     /// gets 8 units), or `off` for one plain depth-first run (default: off).
     #[arg(long, default_value = "off")]
     pub restart_unit: String,
+    /// Search nodes after which every node also runs the line-block balance (sums and prime
+    /// exponents over blocks of consecutive rows or columns): a number, or `off` (default: 16).
+    #[arg(long, default_value = "16")]
+    pub balance_from: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -595,9 +599,16 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
             }
         },
     };
+    let balance_from = match a.balance_from.trim() {
+        "off" => u64::MAX,
+        t => t
+            .parse()
+            .map_err(|_| input_error(format!("--balance-from: '{t}' is not a number or 'off'")))?,
+    };
     Ok(SearchPolicy {
         probe_depth,
         restart_unit,
+        balance_from,
     })
 }
 
@@ -643,10 +654,11 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
+        a.search.balance_from.trim(),
         a.node_cap,
         a.repeats
     );

@@ -2,6 +2,7 @@
 //! search and counting, the intercalate-flip certificate, hidden-sign mode, grades and hints,
 //! an independent verifier and a random board generator.
 
+pub mod balance;
 pub mod board;
 pub mod certificate;
 pub mod cli;

@@ -266,6 +266,27 @@ impl State {
         self.hidden_done &= !lb;
     }
 
+    /// Keep only `keep` of a cell's candidates (for deductions outside the rungs): Some(true)
+    /// if values were removed, None if none would be left. No stats are recorded.
+    pub fn narrow(&mut self, b: &Board, cell: usize, keep: u16) -> Option<bool> {
+        let old = self.cands[cell];
+        let new = old & keep;
+        if new == old {
+            return Some(false);
+        }
+        if new == 0 {
+            return None;
+        }
+        self.cands[cell] = new;
+        let bit = 1u128 << b.cage_of[cell];
+        self.dirty |= bit;
+        self.stale |= bit;
+        let lb = line_bits(b.n, cell);
+        self.subset_done &= !lb;
+        self.hidden_done &= !lb;
+        Some(true)
+    }
+
     pub fn solved(&self, b: &Board) -> bool {
         self.cands[..b.n * b.n].iter().all(|c| c.is_power_of_two())
     }
@@ -1352,6 +1373,9 @@ pub struct SearchPolicy {
     pub probe_depth: u32,
     /// Node budget unit of the restarts (see above); 0 = one plain run, no restarts.
     pub restart_unit: u64,
+    /// Run the line-block balance ([`super::balance`]), alternating with the fixpoint, at every
+    /// search node once the search has visited this many nodes (`u64::MAX`: never).
+    pub balance_from: u64,
 }
 
 impl SearchPolicy {
@@ -1359,6 +1383,7 @@ impl SearchPolicy {
     pub const PROBE_EVERYWHERE: SearchPolicy = SearchPolicy {
         probe_depth: u32::MAX,
         restart_unit: 0,
+        balance_from: DEFAULT_BALANCE_FROM,
     };
 }
 
@@ -1367,6 +1392,7 @@ impl Default for SearchPolicy {
         SearchPolicy {
             probe_depth: DEFAULT_PROBE_DEPTH,
             restart_unit: DEFAULT_RESTART_UNIT,
+            balance_from: DEFAULT_BALANCE_FROM,
         }
     }
 }
@@ -1378,6 +1404,9 @@ pub const DEFAULT_PROBE_DEPTH: u32 = 0;
 /// The default restart unit (see [`SearchPolicy`]): 0, no restarts; the tail measurements in
 /// docs/calcudoku.md show restarts moving the tail both ways.
 pub const DEFAULT_RESTART_UNIT: u64 = 0;
+
+/// The default of [`SearchPolicy::balance_from`] (docs/calcudoku.md, section The tail).
+pub const DEFAULT_BALANCE_FROM: u64 = 16;
 
 /// The plain first run's budget, in restart units.
 pub const FIRST_RUN_UNITS: u64 = 8;
@@ -1404,6 +1433,8 @@ struct Search<'a> {
     rng: Option<crate::engine::seed::UnitRng>,
     /// Failures met at each cage and line (indexed like `Ctx::fail_at`), over all runs.
     weights: [u32; 256],
+    /// The board's balance tables (built at the first search node that runs it).
+    balance: Option<super::balance::Balance>,
 }
 
 impl Search<'_> {
@@ -1454,6 +1485,38 @@ impl Search<'_> {
         best
     }
 
+    /// The line-block balance and the node's fixpoint in turns until neither removes a value;
+    /// false on a contradiction.
+    fn balanced(&mut self, st: &mut State, depth: u32) -> bool {
+        if st.solved(self.b) {
+            return true;
+        }
+        let bal = self
+            .balance
+            .get_or_insert_with(|| super::balance::Balance::new(self.b));
+        // The root's ladder has probed already; below it the probe depth decides.
+        let rungs = if depth > 0 && depth <= self.policy.probe_depth {
+            self.rungs
+        } else {
+            self.rungs.without(Rung::Probe)
+        };
+        loop {
+            match bal.propagate(self.b, st) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {
+                    self.ctx.fail_at = None;
+                    if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
+                        if let Some(c) = self.ctx.fail_at {
+                            self.weights[c as usize] += 1;
+                        }
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
     /// Returns true when the run must stop (cap reached or the run's node limit hit).
     fn dfs(&mut self, mut st: State, depth: u32) -> bool {
         if depth > 0 {
@@ -1474,6 +1537,9 @@ impl Search<'_> {
                 }
                 return false;
             }
+        }
+        if self.nodes > self.policy.balance_from && !self.balanced(&mut st, depth) {
+            return false;
         }
         let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
@@ -1541,6 +1607,7 @@ pub fn solve_with(
         aborted: false,
         rng: None,
         weights: [0; 256],
+        balance: None,
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).

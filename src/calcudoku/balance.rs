@@ -1,0 +1,445 @@
+//! Line-block balance: a deduction of the search, outside the grading ladder.
+//!
+//! Every row and every column holds 1..=n once. So over a block of k consecutive rows (or
+//! columns) the values sum to k·n(n+1)/2, and the exponent of each prime p ≤ n sums to k times
+//! its exponent in n!. Each such total (a *feature*: the value, or the exponent of 2, 3, 5 or 7)
+//! is a linear equation over the block's cells, grouped by cage. A cage's total over all its
+//! cells lies in a window fixed by its target and the operations it may use (a shown + cage: the
+//! target exactly; a shown × cage: the prime's exponent in the target; otherwise the least and
+//! greatest total over the fillings its operations allow, without the in-cage line rule), so the
+//! part of a cage inside a block is that window minus its part outside. Bounds propagation on the
+//! equation (each part between the block's total and the other parts' bounds) removes the
+//! values whose feature no longer fits, inside the block and, through the cage's window, outside
+//! it. This is the "rule of 45" of Killer Sudoku solvers, for every feature and block at once.
+//!
+//! The rungs of the ladder see one cage or one line at a time; this sees many cages and lines
+//! together, which is what the tail's failed subtrees need. It only removes values (and removes
+//! at least as much from fewer candidates), so it is sound wherever it runs; the search runs it
+//! after each node's fixpoint, alternating with the fixpoint until neither changes anything.
+
+use super::board::{Board, MAX_CELLS, MAX_ORDER, Op};
+use super::solver::State;
+
+/// Features: the value itself, then the exponents of 2, 3, 5 and 7.
+const FEATURES: usize = 5;
+const PRIMES: [u32; FEATURES] = [0, 2, 3, 5, 7];
+
+fn feature(fi: usize, v: u32) -> i32 {
+    if fi == 0 {
+        return v as i32;
+    }
+    let p = PRIMES[fi];
+    let (mut v, mut e) = (v, 0);
+    while v > 0 && v.is_multiple_of(p) {
+        v /= p;
+        e += 1;
+    }
+    e
+}
+
+/// Per feature and candidate mask: the least and greatest feature of its values.
+struct MaskTables {
+    lo: [[i8; 1 << (MAX_ORDER + 1)]; FEATURES],
+    hi: [[i8; 1 << (MAX_ORDER + 1)]; FEATURES],
+}
+
+fn mask_tables() -> &'static MaskTables {
+    static T: std::sync::OnceLock<Box<MaskTables>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new(MaskTables {
+            lo: [[0; 1 << (MAX_ORDER + 1)]; FEATURES],
+            hi: [[0; 1 << (MAX_ORDER + 1)]; FEATURES],
+        });
+        for fi in 0..FEATURES {
+            for m in 0..1usize << (MAX_ORDER + 1) {
+                let vals = (1..=MAX_ORDER as u32).filter(|v| m >> v & 1 == 1);
+                let fs: Vec<i32> = vals.map(|v| feature(fi, v)).collect();
+                t.lo[fi][m] = fs.iter().copied().min().unwrap_or(0) as i8;
+                t.hi[fi][m] = fs.iter().copied().max().unwrap_or(0) as i8;
+            }
+        }
+        t
+    })
+}
+
+/// The least and greatest total of feature `fi` over the fillings of `k` cells with values
+/// 1..=n that reach `target` with `op` (the in-cage line rule left out: a superset, so sound).
+/// None when no filling reaches it.
+fn op_window(fi: usize, op: Op, target: u64, k: usize, n: usize) -> Option<(i32, i32)> {
+    let merge = |a: Option<(i32, i32)>, x: (i32, i32)| match a {
+        None => Some(x),
+        Some((l, h)) => Some((l.min(x.0), h.max(x.1))),
+    };
+    let mut out: Option<(i32, i32)> = None;
+    match op {
+        Op::Given => {
+            if k == 1 && (1..=n as u64).contains(&target) {
+                let f = feature(fi, target as u32);
+                out = Some((f, f));
+            }
+        }
+        Op::Sub | Op::Div => {
+            if k == 2 {
+                for a in 1..=n as u64 {
+                    for b in 1..=n as u64 {
+                        let holds = if op == Op::Sub {
+                            a.abs_diff(b) == target
+                        } else {
+                            a.max(b) == target * a.min(b)
+                        };
+                        if holds {
+                            let f = feature(fi, a as u32) + feature(fi, b as u32);
+                            out = merge(out, (f, f));
+                        }
+                    }
+                }
+            }
+        }
+        Op::Add => {
+            if target < k as u64 || target > (n * k) as u64 {
+                return None;
+            }
+            let t = target as usize;
+            let mut dp: Vec<Option<(i32, i32)>> = vec![None; t + 1];
+            dp[0] = Some((0, 0));
+            for _ in 0..k {
+                let mut next = vec![None; t + 1];
+                for (s, w) in dp.iter().enumerate() {
+                    let Some((l, h)) = *w else { continue };
+                    for v in 1..=n {
+                        if s + v > t {
+                            break;
+                        }
+                        let f = feature(fi, v as u32);
+                        next[s + v] = merge(next[s + v], (l + f, h + f));
+                    }
+                }
+                dp = next;
+            }
+            out = dp[t];
+        }
+        Op::Mul => {
+            let mut dp: Vec<(u64, (i32, i32))> = vec![(1, (0, 0))];
+            for _ in 0..k {
+                let mut next: Vec<(u64, (i32, i32))> = Vec::new();
+                for &(p, (l, h)) in &dp {
+                    for v in 1..=n as u64 {
+                        let q = p * v;
+                        if !target.is_multiple_of(q) {
+                            continue;
+                        }
+                        let f = feature(fi, v as u32);
+                        match next.iter_mut().find(|e| e.0 == q) {
+                            Some(e) => e.1 = (e.1.0.min(l + f), e.1.1.max(h + f)),
+                            None => next.push((q, (l + f, h + f))),
+                        }
+                    }
+                }
+                dp = next;
+            }
+            out = dp.iter().find(|e| e.0 == target).map(|e| e.1);
+        }
+        Op::Any => {
+            for &o in Op::hidden_ops(k) {
+                if let Some(w) = op_window(fi, o, target, k, n) {
+                    out = merge(out, w);
+                }
+            }
+        }
+    }
+    out
+}
+
+type Windows = [(i32, i32); FEATURES];
+
+/// [`op_window`] for every feature, remembered per thread by (operation, target, cells, order).
+fn cage_window(op: Op, target: u64, k: usize, n: usize) -> Option<Windows> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Cache = HashMap<(Op, u64, usize, usize), Option<Windows>>;
+    thread_local! {
+        static CACHE: RefCell<Cache> = RefCell::new(HashMap::new());
+    }
+    CACHE.with(|c| {
+        *c.borrow_mut().entry((op, target, k, n)).or_insert_with(|| {
+            let mut w = [(0, 0); FEATURES];
+            for (fi, wf) in w.iter_mut().enumerate() {
+                *wf = op_window(fi, op, target, k, n)?;
+            }
+            Some(w)
+        })
+    })
+}
+
+/// The balance tables of one board: each cage's window per feature, and the cages that touch
+/// each row and each column.
+pub struct Balance {
+    features: usize,
+    /// Per feature: the total over one line (the feature summed over 1..=n).
+    line_total: [i32; FEATURES],
+    /// Per cage and feature: the window of the cage's total.
+    window: Vec<[(i32, i32); FEATURES]>,
+    /// Per orientation (rows, columns) and line: the cages with a cell on it.
+    line_cages: [Vec<Vec<u8>>; 2],
+    /// Some cage has no filling at all.
+    empty: bool,
+}
+
+impl Balance {
+    pub fn new(b: &Board) -> Balance {
+        let n = b.n;
+        let features = 1 + PRIMES[1..].iter().filter(|&&p| p as usize <= n).count();
+        let mut line_total = [0; FEATURES];
+        for (fi, t) in line_total.iter_mut().enumerate().take(features) {
+            *t = (1..=n as u32).map(|v| feature(fi, v)).sum();
+        }
+        let mut empty = false;
+        let mut window = Vec::with_capacity(b.cages.len());
+        for (i, cage) in b.cages.iter().enumerate() {
+            let op = if b.cage_hidden(i) { Op::Any } else { cage.op };
+            match cage_window(op, cage.target, cage.cells.len(), n) {
+                Some(w) => window.push(w),
+                None => {
+                    empty = true;
+                    window.push([(0, 0); FEATURES]);
+                }
+            }
+        }
+        let mut line_cages = [vec![Vec::new(); n], vec![Vec::new(); n]];
+        for (i, cage) in b.cages.iter().enumerate() {
+            for &c in &cage.cells {
+                let c = c as usize;
+                for (o, l) in [(0, c / n), (1, c % n)] {
+                    if !line_cages[o][l].contains(&(i as u8)) {
+                        line_cages[o][l].push(i as u8);
+                    }
+                }
+            }
+        }
+        Balance {
+            features,
+            line_total,
+            window,
+            line_cages,
+            empty,
+        }
+    }
+
+    /// Propagate every block and feature once. Some(true) if values were removed, None on a
+    /// contradiction (a block whose parts cannot reach its total, or a cell left empty).
+    pub fn propagate(&self, b: &Board, st: &mut State) -> Option<bool> {
+        if self.empty {
+            return None;
+        }
+        let n = b.n;
+        let nn = n * n;
+        let t = mask_tables();
+        let mut changed = false;
+        let mut lo = [0i32; MAX_CELLS];
+        let mut hi = [0i32; MAX_CELLS];
+        // Per cage and line: the bounds of its cells on that line.
+        let mut il = [[0i32; MAX_ORDER]; MAX_CELLS];
+        let mut ih = [[0i32; MAX_ORDER]; MAX_CELLS];
+        let mut cl = [0i32; MAX_CELLS];
+        let mut ch = [0i32; MAX_CELLS];
+        let mut inl = [0i32; MAX_CELLS];
+        let mut inh = [0i32; MAX_CELLS];
+        let mut seen = [u32::MAX; MAX_CELLS];
+        let mut touched = [0usize; MAX_CELLS];
+        let mut nt;
+        // A fresh stamp per block start marks the cages already in `touched`.
+        let mut pass = 0u32;
+        for fi in 0..self.features {
+            for c in 0..nn {
+                let m = st.cands[c] as usize;
+                lo[c] = t.lo[fi][m] as i32;
+                hi[c] = t.hi[fi][m] as i32;
+            }
+            for (i, cage) in b.cages.iter().enumerate() {
+                let (mut a, mut z) = (0, 0);
+                for &c in &cage.cells {
+                    a += lo[c as usize];
+                    z += hi[c as usize];
+                }
+                cl[i] = a;
+                ch[i] = z;
+            }
+            for orient in 0..2 {
+                let line_of = |c: usize| if orient == 0 { c / n } else { c % n };
+                for i in 0..b.cages.len() {
+                    il[i] = [0; MAX_ORDER];
+                    ih[i] = [0; MAX_ORDER];
+                    for &c in &b.cages[i].cells {
+                        let c = c as usize;
+                        il[i][line_of(c)] += lo[c];
+                        ih[i][line_of(c)] += hi[c];
+                    }
+                }
+                for a0 in 0..n {
+                    nt = 0;
+                    pass += 1;
+                    let stamp = pass;
+                    for a1 in a0..n {
+                        for &i in &self.line_cages[orient][a1] {
+                            let i = i as usize;
+                            if seen[i] != stamp {
+                                seen[i] = stamp;
+                                inl[i] = 0;
+                                inh[i] = 0;
+                                touched[nt] = i;
+                                nt += 1;
+                            }
+                            inl[i] += il[i][a1];
+                            inh[i] += ih[i][a1];
+                        }
+                        if orient == 1 && a0 == 0 && a1 == n - 1 {
+                            continue; // the whole board, already seen as rows
+                        }
+                        let total = (a1 - a0 + 1) as i32 * self.line_total[fi];
+                        let (mut slo, mut shi) = (0i32, 0i32);
+                        for &i in &touched[..nt] {
+                            let (wl, wh) = self.window[i][fi];
+                            slo += inl[i].max(wl - (ch[i] - inh[i]));
+                            shi += inh[i].min(wh - (cl[i] - inl[i]));
+                        }
+                        if slo > total || shi < total {
+                            return None;
+                        }
+                        let (gap_lo, gap_hi) = (total - slo, shi - total);
+                        for &i in &touched[..nt] {
+                            let (wl, wh) = self.window[i][fi];
+                            let (ol, oh) = (cl[i] - inl[i], ch[i] - inh[i]);
+                            let l = inl[i].max(wl - oh);
+                            let h = inh[i].min(wh - ol);
+                            if h - l <= gap_lo.min(gap_hi) {
+                                continue;
+                            }
+                            // The cage's part inside the block, and its part outside.
+                            let (a, z) = ((h - gap_hi).max(l), (l + gap_lo).min(h));
+                            let (oa, oz) = ((wl - z).max(ol), (wh - a).min(oh));
+                            for &c in &b.cages[i].cells {
+                                let c = c as usize;
+                                let l_in = line_of(c) >= a0 && line_of(c) <= a1;
+                                let (wlo, whi) = if l_in {
+                                    (a - (inh[i] - hi[c]), z - (inl[i] - lo[c]))
+                                } else {
+                                    (oa - (oh - hi[c]), oz - (ol - lo[c]))
+                                };
+                                if lo[c] >= wlo && hi[c] <= whi {
+                                    continue;
+                                }
+                                let mut keep = 0u16;
+                                for v in 1..=n as u32 {
+                                    let f = feature(fi, v);
+                                    if f >= wlo && f <= whi {
+                                        keep |= 1 << v;
+                                    }
+                                }
+                                changed |= st.narrow(b, c, keep)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calcudoku::generate::seeded_board;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Windows by brute force: every filling of k cells with 1..=n that the operation(s) allow.
+    fn brute_window(fi: usize, op: Op, target: u64, k: usize, n: usize) -> Option<(i32, i32)> {
+        let mut out: Option<(i32, i32)> = None;
+        let mut vals = vec![1u8; k];
+        loop {
+            if crate::calcudoku::board::op_holds(op, target, &vals) {
+                let f: i32 = vals.iter().map(|&v| feature(fi, v as u32)).sum();
+                out = Some(match out {
+                    None => (f, f),
+                    Some((l, h)) => (l.min(f), h.max(f)),
+                });
+            }
+            let mut j = 0;
+            while j < k && vals[j] as usize == n {
+                vals[j] = 1;
+                j += 1;
+            }
+            if j == k {
+                return out;
+            }
+            vals[j] += 1;
+        }
+    }
+
+    #[test]
+    fn windows_match_brute_force() {
+        for n in [4usize, 6, 9] {
+            for k in 1..=4 {
+                for op in [Op::Add, Op::Mul, Op::Sub, Op::Div, Op::Given, Op::Any] {
+                    for target in 1..=60u64 {
+                        for fi in 0..FEATURES {
+                            assert_eq!(
+                                op_window(fi, op, target, k, n),
+                                brute_window(fi, op, target, k, n),
+                                "n {n} k {k} {op:?} {target} feature {fi}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Balance never removes a value of the answer: on states that keep the answer (cells
+    /// pinned to it, random removals of other values) it neither fails nor removes an answer
+    /// value, and it does remove values on some of them.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn never_removes_an_answer_value() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut pruned = 0u64;
+        for trial in 0..600u64 {
+            let n = 4 + (trial % 6) as usize;
+            let max_cage = 2 + (trial % 7) as usize;
+            let hide = trial % 3 == 0;
+            let (b, answer) = seeded_board(n, max_cage, hide, trial);
+            let bal = Balance::new(&b);
+            let mut st = State::new(&b);
+            for c in 0..n * n {
+                let a = answer[c] as u32;
+                if rng.random_bool(0.3) {
+                    st.cands[c] = 1 << a;
+                } else {
+                    for v in 1..=n as u32 {
+                        if v != a && rng.random_bool(0.4) {
+                            st.cands[c] &= !(1 << v);
+                        }
+                    }
+                }
+            }
+            let before: u32 = st.cands[..n * n].iter().map(|m| m.count_ones()).sum();
+            loop {
+                match bal.propagate(&b, &mut st) {
+                    None => panic!("trial {trial}: a contradiction on a state with the answer"),
+                    Some(false) => break,
+                    Some(true) => {}
+                }
+            }
+            for c in 0..n * n {
+                assert!(
+                    st.cands[c] >> answer[c] & 1 == 1,
+                    "trial {trial}: cell {c} lost the answer's value"
+                );
+            }
+            let after: u32 = st.cands[..n * n].iter().map(|m| m.count_ones()).sum();
+            pruned += (before - after) as u64;
+        }
+        assert!(pruned > 0, "the test states gave balance nothing to remove");
+    }
+}
