@@ -161,6 +161,18 @@ pub fn seeded_board(n: usize, max_cage: usize, hide_signs: bool, seed: u64) -> (
     random_board(n, max_cage, hide_signs, &mut rng)
 }
 
+/// [`seeded_board`] with every other cage's sign hidden (`?`): a mixed board, for tests.
+pub fn seeded_mixed_board(n: usize, max_cage: usize, seed: u64) -> Board {
+    let (b, _) = seeded_board(n, max_cage, false, seed);
+    let mut cages = b.cages.clone();
+    for (i, c) in cages.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            c.op = super::board::Op::Any;
+        }
+    }
+    Board::new(n, cages, false).expect("a mixed board is valid")
+}
+
 /// Generator options beyond the order: the largest cage, and Keen's constraints (no one-cell
 /// cages, multiplication only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

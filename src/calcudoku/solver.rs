@@ -268,6 +268,7 @@ impl State {
 
     /// Keep only `keep` of a cell's candidates (for deductions outside the rungs): Some(true)
     /// if values were removed, None if none would be left. No stats are recorded.
+    #[inline]
     pub fn narrow(&mut self, b: &Board, cell: usize, keep: u16) -> Option<bool> {
         let old = self.cands[cell];
         let new = old & keep;
@@ -336,21 +337,15 @@ fn restrict(
     keep: u16,
 ) -> Result<bool, Stop> {
     let old = st.cands[cell];
-    let new = old & keep;
-    if new == old {
-        return Ok(false);
+    match st.narrow(b, cell, keep) {
+        Some(false) => return Ok(false),
+        None => {
+            ctx.fail_at = Some(b.cage_of[cell]);
+            return Err(Stop::Contradiction);
+        }
+        Some(true) => {}
     }
-    if new == 0 {
-        ctx.fail_at = Some(b.cage_of[cell]);
-        return Err(Stop::Contradiction);
-    }
-    st.cands[cell] = new;
-    let bit = 1u128 << b.cage_of[cell];
-    st.dirty |= bit;
-    st.stale |= bit;
-    let lb = line_bits(b.n, cell);
-    st.subset_done &= !lb;
-    st.hidden_done &= !lb;
+    let new = st.cands[cell];
     let s = &mut ctx.stats[ctx.rung];
     s.removed += (old ^ new).count_ones() as u64;
     if new.is_power_of_two() {
