@@ -257,7 +257,13 @@ impl State {
 
     /// Set a cell to one value (for search branches and probes). No stats are recorded.
     pub fn assign(&mut self, b: &Board, cell: usize, v: u32) {
-        self.cands[cell] = 1 << v;
+        self.set_cands(b, cell, 1 << v);
+    }
+
+    /// Give a cell new candidates and mark its cage and lines for the rungs to look at again.
+    #[inline]
+    fn set_cands(&mut self, b: &Board, cell: usize, m: u16) {
+        self.cands[cell] = m;
         let bit = 1u128 << b.cage_of[cell];
         self.dirty |= bit;
         self.stale |= bit;
@@ -278,13 +284,7 @@ impl State {
         if new == 0 {
             return None;
         }
-        self.cands[cell] = new;
-        let bit = 1u128 << b.cage_of[cell];
-        self.dirty |= bit;
-        self.stale |= bit;
-        let lb = line_bits(b.n, cell);
-        self.subset_done &= !lb;
-        self.hidden_done &= !lb;
+        self.set_cands(b, cell, new);
         Some(true)
     }
 
