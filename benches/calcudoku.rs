@@ -273,7 +273,8 @@ fn balance_benches(c: &mut Criterion) {
             bch.iter(|| {
                 for (b, st, bal) in &states {
                     let mut s = st.clone();
-                    let _ = black_box(bal.propagate(b, &mut s));
+                    let mut q = gridcensus::calcudoku::balance::Quiet::default();
+                    let _ = black_box(bal.propagate(b, &mut s, &mut q));
                 }
             })
         });

@@ -37,10 +37,12 @@ fn feature(fi: usize, v: u32) -> i32 {
     e
 }
 
-/// Per feature and candidate mask: the least and greatest feature of its values.
+/// Per feature and candidate mask: the least and greatest feature of its values; per feature
+/// and feature value, the values that have it.
 struct MaskTables {
     lo: [[i8; 1 << (MAX_ORDER + 1)]; FEATURES],
     hi: [[i8; 1 << (MAX_ORDER + 1)]; FEATURES],
+    with: [[u16; MAX_ORDER + 1]; FEATURES],
 }
 
 fn mask_tables() -> &'static MaskTables {
@@ -49,8 +51,12 @@ fn mask_tables() -> &'static MaskTables {
         let mut t = Box::new(MaskTables {
             lo: [[0; 1 << (MAX_ORDER + 1)]; FEATURES],
             hi: [[0; 1 << (MAX_ORDER + 1)]; FEATURES],
+            with: [[0; MAX_ORDER + 1]; FEATURES],
         });
         for fi in 0..FEATURES {
+            for v in 1..=MAX_ORDER as u32 {
+                t.with[fi][feature(fi, v) as usize] |= 1 << v;
+            }
             for m in 0..1usize << (MAX_ORDER + 1) {
                 let vals = (1..=MAX_ORDER as u32).filter(|v| m >> v & 1 == 1);
                 let fs: Vec<i32> = vals.map(|v| feature(fi, v)).collect();
@@ -227,7 +233,12 @@ impl Balance {
 
     /// Propagate every block and feature once. Some(true) if values were removed, None on a
     /// contradiction (a block whose parts cannot reach its total, or a cell left empty).
-    pub fn propagate(&self, b: &Board, st: &mut State) -> Option<bool> {
+    ///
+    /// A feature's pass reads the candidates only through each cell's least and greatest
+    /// feature. So a feature whose bounds equal ones recorded in `quiet` as removing nothing
+    /// would remove nothing again and is skipped; every feature that removes nothing is
+    /// recorded. The result is the same as with an empty `quiet`.
+    pub fn propagate(&self, b: &Board, st: &mut State, quiet: &mut Quiet) -> Option<bool> {
         if self.empty {
             return None;
         }
@@ -250,11 +261,22 @@ impl Balance {
         // A fresh stamp per block start marks the cages already in `touched`.
         let mut pass = 0u32;
         for fi in 0..self.features {
+            let mut same = quiet.known >> fi & 1 == 1;
             for c in 0..nn {
                 let m = st.cands[c] as usize;
-                lo[c] = t.lo[fi][m] as i32;
-                hi[c] = t.hi[fi][m] as i32;
+                let (l, h) = (t.lo[fi][m], t.hi[fi][m]);
+                same &= quiet.lo[fi][c] == l && quiet.hi[fi][c] == h;
+                quiet.lo[fi][c] = l;
+                quiet.hi[fi][c] = h;
+                lo[c] = l as i32;
+                hi[c] = h as i32;
             }
+            if same {
+                continue;
+            }
+            quiet.known &= !(1 << fi);
+            let changed_before = changed;
+            changed = false;
             for (i, cage) in b.cages.iter().enumerate() {
                 let (mut a, mut z) = (0, 0);
                 for &c in &cage.cells {
@@ -329,11 +351,8 @@ impl Balance {
                                     continue;
                                 }
                                 let mut keep = 0u16;
-                                for v in 1..=n as u32 {
-                                    let f = feature(fi, v);
-                                    if f >= wlo && f <= whi {
-                                        keep |= 1 << v;
-                                    }
+                                for f in wlo.max(0)..=whi.min(MAX_ORDER as i32) {
+                                    keep |= t.with[fi][f as usize];
                                 }
                                 changed |= st.narrow(b, c, keep)?;
                             }
@@ -341,8 +360,38 @@ impl Balance {
                     }
                 }
             }
+            if !changed {
+                quiet.known |= 1 << fi;
+            }
+            changed |= changed_before;
         }
         Some(changed)
+    }
+}
+
+/// Per feature: cell bounds under which [`Balance::propagate`] removed nothing (valid for the
+/// features whose bit is set in `known`).
+#[derive(Clone)]
+pub struct Quiet {
+    known: u8,
+    lo: [[i8; MAX_CELLS]; FEATURES],
+    hi: [[i8; MAX_CELLS]; FEATURES],
+}
+
+impl Quiet {
+    /// Record nothing (for a node that did not run the balance).
+    pub fn forget(&mut self) {
+        self.known = 0;
+    }
+}
+
+impl Default for Quiet {
+    fn default() -> Self {
+        Quiet {
+            known: 0,
+            lo: [[0; MAX_CELLS]; FEATURES],
+            hi: [[0; MAX_CELLS]; FEATURES],
+        }
     }
 }
 
@@ -424,8 +473,9 @@ mod tests {
                 }
             }
             let before: u32 = st.cands[..n * n].iter().map(|m| m.count_ones()).sum();
+            let mut quiet = Quiet::default();
             loop {
-                match bal.propagate(&b, &mut st) {
+                match bal.propagate(&b, &mut st, &mut quiet) {
                     None => panic!("trial {trial}: a contradiction on a state with the answer"),
                     Some(false) => break,
                     Some(true) => {}
@@ -441,5 +491,73 @@ mod tests {
             pruned += (before - after) as u64;
         }
         assert!(pruned > 0, "the test states gave balance nothing to remove");
+    }
+    /// Skipping the features recorded as quiet changes nothing: a child state (its parent's
+    /// fixpoint with more values removed) propagated from the parent's record ends exactly
+    /// where a propagation with no record ends, and the records do get used.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn quiet_record_changes_no_result() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut skipped = 0u64;
+        let to_fixpoint = |b: &Board, st: &mut State, q: Option<&mut Quiet>| {
+            let bal = Balance::new(b);
+            let mut fresh = Quiet::default();
+            let q = q.unwrap_or(&mut fresh);
+            loop {
+                match bal.propagate(b, st, q) {
+                    None => return false,
+                    Some(false) => return true,
+                    Some(true) => {}
+                }
+            }
+        };
+        for trial in 0..400u64 {
+            let n = 5 + (trial % 5) as usize;
+            let (b, answer) = seeded_board(n, 2 + (trial % 7) as usize, trial % 2 == 0, trial);
+            let mut st = State::new(&b);
+            for c in 0..n * n {
+                if rng.random_bool(0.25) {
+                    st.cands[c] = 1 << answer[c];
+                }
+            }
+            let mut q = Quiet::default();
+            assert!(to_fixpoint(&b, &mut st, Some(&mut q)));
+            for _child in 0..3 {
+                let mut child = st.clone();
+                for c in 0..n * n {
+                    for v in 1..=n as u32 {
+                        if v != answer[c] as u32 && rng.random_bool(0.1) {
+                            child.cands[c] &= !(1 << v);
+                        }
+                    }
+                }
+                let known = q.known;
+                let mut with_record = child.clone();
+                let mut qc = q.clone();
+                let a = to_fixpoint(&b, &mut with_record, Some(&mut qc));
+                let mut plain = child.clone();
+                let z = {
+                    // A fresh record at every call: nothing is ever skipped.
+                    let bal = Balance::new(&b);
+                    loop {
+                        match bal.propagate(&b, &mut plain, &mut Quiet::default()) {
+                            None => break false,
+                            Some(false) => break true,
+                            Some(true) => {}
+                        }
+                    }
+                };
+                assert_eq!(a, z, "trial {trial}");
+                assert_eq!(with_record.cands, plain.cands, "trial {trial}");
+                if known != 0 {
+                    skipped += 1;
+                }
+            }
+        }
+        assert!(
+            skipped > 100,
+            "records were used on {skipped} children only"
+        );
     }
 }

@@ -158,6 +158,35 @@ struct MemoVal {
 #[derive(Default)]
 struct Memo {
     map: std::collections::HashMap<MemoKey, MemoVal>,
+    /// Per cage: the operations ([`ADD`], [`MUL`]) some filling reaches with every value still
+    /// possible (filled in at the first enumeration). A hidden cage of three cells or more
+    /// whose target no sum (or no product) reaches skips that enumeration at every node: with
+    /// fewer candidates it would find nothing either.
+    ops: Vec<u8>,
+}
+
+/// Bits of [`Memo::ops`].
+const ADD: u8 = 1;
+const MUL: u8 = 2;
+
+impl Memo {
+    fn ops(&mut self, b: &Board, i: usize) -> u8 {
+        if self.ops.is_empty() {
+            let full = [full_mask(b.n); MAX_CAGE];
+            self.ops = (0..b.cages.len())
+                .map(|j| {
+                    if !b.cage_hidden(j) || b.cages[j].cells.len() < 3 {
+                        return ADD | MUL;
+                    }
+                    [ADD, MUL]
+                        .into_iter()
+                        .filter(|&op| enumerate(b, j, &full, op).found)
+                        .fold(0, |m, op| m | op)
+                })
+                .collect();
+        }
+        self.ops[i]
+    }
 }
 
 impl Ctx {
@@ -647,8 +676,9 @@ fn pair_holds(op: Op, t: u64, a: u32, b: u32) -> bool {
 }
 
 /// The support and per-line needed values of cage `i`'s fillings under the candidates `cand`
-/// of its positions.
-fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
+/// of its positions; a hidden cage of three cells or more only through the operations in
+/// `ops` ([`ADD`], [`MUL`]).
+fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
     let cage = &b.cages[i];
     let size = cage.cells.len();
     let nlines = b.cage_lines[i].len();
@@ -685,7 +715,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE]) -> MemoVal {
                 return result(&e);
             };
             let (do_add, do_mul) = if b.cage_hidden(i) {
-                (true, true)
+                (ops & ADD != 0, ops & MUL != 0)
             } else {
                 (cage.op == Op::Add, cage.op == Op::Mul)
             };
@@ -794,7 +824,11 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
     for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
         *x = st.cands[c as usize];
     }
-    let e = enumerate(b, i, &cand);
+    let ops = match ctx.memo.as_deref_mut() {
+        Some(memo) => memo.ops(b, i),
+        None => ADD | MUL,
+    };
+    let e = enumerate(b, i, &cand, ops);
     if let (Some(kk), Some(memo)) = (key, ctx.memo.as_deref_mut()) {
         if memo.map.len() >= MEMO_MAX {
             memo.map.clear();
@@ -1430,6 +1464,9 @@ struct Search<'a> {
     weights: [u32; 256],
     /// The board's balance tables (built at the first search node that runs it).
     balance: Option<super::balance::Balance>,
+    /// Per depth: the balance's quiet bounds at the end of the current node there (empty where
+    /// that node did not run the balance); a child starts from its parent's.
+    quiet: Vec<super::balance::Quiet>,
 }
 
 impl Search<'_> {
@@ -1495,8 +1532,18 @@ impl Search<'_> {
         } else {
             self.rungs.without(Rung::Probe)
         };
+        let d = depth as usize;
+        if self.quiet.len() <= d {
+            self.quiet.resize_with(d + 1, Default::default);
+        }
+        self.quiet[d] = if d > 0 {
+            self.quiet[d - 1].clone()
+        } else {
+            Default::default()
+        };
+        let quiet = &mut self.quiet[d];
         loop {
-            match bal.propagate(self.b, st) {
+            match bal.propagate(self.b, st, quiet) {
                 None => return false,
                 Some(false) => return true,
                 Some(true) => {
@@ -1533,8 +1580,12 @@ impl Search<'_> {
                 return false;
             }
         }
-        if self.nodes > self.policy.balance_from && !self.balanced(&mut st, depth) {
-            return false;
+        if self.nodes > self.policy.balance_from {
+            if !self.balanced(&mut st, depth) {
+                return false;
+            }
+        } else if let Some(q) = self.quiet.get_mut(depth as usize) {
+            q.forget();
         }
         let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
@@ -1603,6 +1654,7 @@ pub fn solve_with(
         rng: None,
         weights: [0; 256],
         balance: None,
+        quiet: Vec::new(),
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).
@@ -1833,7 +1885,7 @@ mod tests {
                         settled += 1;
                     }
                 }
-                let fast = enumerate(&b, i, &cand);
+                let fast = enumerate(&b, i, &cand, ADD | MUL);
                 let plain = unpruned(&b, i, &cand);
                 let nl = b.cage_lines[i].len();
                 assert_eq!(fast.found, plain.found, "board {k} cage {i}");
