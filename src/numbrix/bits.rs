@@ -188,5 +188,19 @@ mod tests {
         assert_eq!(b.max(), Some(70));
         assert_eq!(b.iter().collect::<Vec<_>>(), (60..=70).collect::<Vec<_>>());
         assert_eq!(Bits::first(256).count(), 256);
+        // Every shift of a few sets, against moving each member.
+        for set in [
+            Bits::range(0, 255),
+            Bits::range(3, 200),
+            Bits::range(62, 130),
+            b,
+        ] {
+            for k in 0..=256 {
+                let up: Bits = set.iter().map(|i| i + k).filter(|&i| i < 256).collect();
+                let down: Bits = set.iter().filter(|&i| i >= k).map(|i| i - k).collect();
+                assert_eq!(set.shift_up(k), up, "up {k}");
+                assert_eq!(set.shift_down(k), down, "down {k}");
+            }
+        }
     }
 }
