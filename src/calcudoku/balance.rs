@@ -6,7 +6,9 @@
 //! is a linear equation over the block's cells, grouped by cage. A cage's total over all its
 //! cells lies in a window fixed by its target and the operations it may use (a shown + cage: the
 //! target exactly; a shown × cage: the prime's exponent in the target; otherwise the least and
-//! greatest total over the fillings its operations allow, without the in-cage line rule), so the
+//! greatest total over the fillings its operations allow, without the in-cage line rule; a
+//! hidden cage counts only the operations some filling under the current candidates still
+//! reaches, as its last enumeration found them, [`State::alive`]), so the
 //! part of a cage inside a block is that window minus its part outside. Bounds propagation on the
 //! equation (each part between the block's total and the other parts' bounds) removes the
 //! values whose feature no longer fits, inside the block and, through the cage's window, outside
@@ -183,8 +185,9 @@ pub struct Balance {
     features: usize,
     /// Per feature: the total over one line (the feature summed over 1..=n).
     line_total: [i32; FEATURES],
-    /// Per cage and feature: the window of the cage's total.
-    window: Vec<[(i32, i32); FEATURES]>,
+    /// Per cage, per mask of the operations still reached ([`State::alive`], low four
+    /// bits), and per feature: the window of the cage's total.
+    window: Vec<[Windows; 16]>,
     /// Per orientation (rows, columns) and line: the cages with a cell on it.
     line_cages: [Vec<Vec<u8>>; 2],
     /// Some cage has no filling at all.
@@ -202,14 +205,42 @@ impl Balance {
         let mut empty = false;
         let mut window = Vec::with_capacity(b.cages.len());
         for (i, cage) in b.cages.iter().enumerate() {
-            let op = if b.cage_hidden(i) { Op::Any } else { cage.op };
-            match cage_window(op, cage.target, cage.cells.len(), n) {
-                Some(w) => window.push(w),
-                None => {
-                    empty = true;
-                    window.push([(0, 0); FEATURES]);
+            let (k, t) = (cage.cells.len(), cage.target);
+            let hidden = b.cage_hidden(i);
+            let op = if hidden { Op::Any } else { cage.op };
+            let Some(all) = cage_window(op, t, k, n) else {
+                empty = true;
+                window.push([[(0, 0); FEATURES]; 16]);
+                continue;
+            };
+            let mut per_mask = [all; 16];
+            if hidden {
+                let ops = Op::hidden_ops(k);
+                for (m, w) in per_mask.iter_mut().enumerate().skip(1) {
+                    let mut u: Option<Windows> = None;
+                    for (j, &o) in ops.iter().enumerate() {
+                        if m >> j & 1 == 0 {
+                            continue;
+                        }
+                        let Some(x) = cage_window(o, t, k, n) else {
+                            continue;
+                        };
+                        u = Some(match u {
+                            None => x,
+                            Some(mut y) => {
+                                for (a, b) in y.iter_mut().zip(x.iter()) {
+                                    *a = (a.0.min(b.0), a.1.max(b.1));
+                                }
+                                y
+                            }
+                        });
+                    }
+                    // No filling of those operations: the cage's enumeration fails the
+                    // node anyway, so the full window serves.
+                    *w = u.unwrap_or(all);
                 }
             }
+            window.push(per_mask);
         }
         let mut line_cages = [vec![Vec::new(); n], vec![Vec::new(); n]];
         for (i, cage) in b.cages.iter().enumerate() {
@@ -260,6 +291,15 @@ impl Balance {
         let mut nt;
         // A fresh stamp per block start marks the cages already in `touched`.
         let mut pass = 0u32;
+        let nc = b.cages.len();
+        let mut wm = [0u8; MAX_CELLS];
+        for (m, &a) in wm.iter_mut().zip(st.alive.iter()).take(nc) {
+            *m = a & 15;
+        }
+        if quiet.alive[..nc] != wm[..nc] {
+            quiet.known = 0;
+            quiet.alive = wm;
+        }
         for fi in 0..self.features {
             let mut same = quiet.known >> fi & 1 == 1;
             for c in 0..nn {
@@ -320,7 +360,7 @@ impl Balance {
                         let total = (a1 - a0 + 1) as i32 * self.line_total[fi];
                         let (mut slo, mut shi) = (0i32, 0i32);
                         for &i in &touched[..nt] {
-                            let (wl, wh) = self.window[i][fi];
+                            let (wl, wh) = self.window[i][wm[i] as usize][fi];
                             slo += inl[i].max(wl - (ch[i] - inh[i]));
                             shi += inh[i].min(wh - (cl[i] - inl[i]));
                         }
@@ -329,7 +369,7 @@ impl Balance {
                         }
                         let (gap_lo, gap_hi) = (total - slo, shi - total);
                         for &i in &touched[..nt] {
-                            let (wl, wh) = self.window[i][fi];
+                            let (wl, wh) = self.window[i][wm[i] as usize][fi];
                             let (ol, oh) = (cl[i] - inl[i], ch[i] - inh[i]);
                             let l = inl[i].max(wl - oh);
                             let h = inh[i].min(wh - ol);
@@ -374,6 +414,8 @@ impl Balance {
 #[derive(Clone)]
 pub struct Quiet {
     known: u8,
+    /// The cages' operation masks the bounds were recorded under.
+    alive: [u8; MAX_CELLS],
     lo: [[i8; MAX_CELLS]; FEATURES],
     hi: [[i8; MAX_CELLS]; FEATURES],
 }
@@ -389,6 +431,7 @@ impl Default for Quiet {
     fn default() -> Self {
         Quiet {
             known: 0,
+            alive: [0; MAX_CELLS],
             lo: [[0; MAX_CELLS]; FEATURES],
             hi: [[0; MAX_CELLS]; FEATURES],
         }
@@ -453,6 +496,7 @@ mod tests {
     fn never_removes_an_answer_value() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut pruned = 0u64;
+        let mut narrowed = 0u64;
         for trial in 0..600u64 {
             let n = 4 + (trial % 6) as usize;
             let max_cage = 2 + (trial % 7) as usize;
@@ -471,6 +515,23 @@ mod tests {
                         }
                     }
                 }
+            }
+            // Every other state has its cages enumerated first, so the windows of hidden cages
+            // come from the operations their fillings still reach.
+            if trial % 2 == 1 {
+                let rungs =
+                    crate::calcudoku::solver::Rungs::only(crate::calcudoku::solver::Rung::Cage);
+                let mut ctx = crate::calcudoku::solver::Ctx::new();
+                crate::calcudoku::solver::fixpoint(&b, &mut st, rungs, &mut ctx)
+                    .expect("the answer is a filling of every cage");
+                narrowed += st.alive[..b.cages.len()]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &a)| {
+                        b.cage_hidden(i)
+                            && a != (1u8 << Op::hidden_ops(b.cages[i].cells.len()).len()) - 1
+                    })
+                    .count() as u64;
             }
             let before: u32 = st.cands[..n * n].iter().map(|m| m.count_ones()).sum();
             let mut quiet = Quiet::default();
@@ -491,6 +552,10 @@ mod tests {
             pruned += (before - after) as u64;
         }
         assert!(pruned > 0, "the test states gave balance nothing to remove");
+        assert!(
+            narrowed > 100,
+            "{narrowed} hidden cages with an operation ruled out"
+        );
     }
     /// Skipping the features recorded as quiet changes nothing: a child state (its parent's
     /// fixpoint with more values removed) propagated from the parent's record ends exactly

@@ -153,6 +153,8 @@ struct MemoVal {
     support: [u16; MAX_CAGE],
     need: [u16; 2 * MAX_CAGE],
     found: bool,
+    /// The operations some filling reaches (see [`State::alive`]).
+    alive: u8,
 }
 
 #[derive(Default)]
@@ -235,6 +237,11 @@ pub struct State {
     subset_done: u32,
     /// Lines the hidden rung found nothing in and whose cells have not changed since.
     hidden_done: u32,
+    /// Per cage with a hidden sign: bit j set while some filling under the candidates (as of
+    /// the cage's last enumeration) reaches the target with `Op::hidden_ops(size)[j]`; all
+    /// bits set before the first. Other cages: bit 0 while a filling exists. It only loses
+    /// bits as candidates shrink, so a stale value is a superset of the live one.
+    pub alive: [u8; MAX_CELLS],
 }
 
 #[inline]
@@ -281,6 +288,7 @@ impl State {
             single_done: 0,
             subset_done: 0,
             hidden_done: 0,
+            alive: [u8::MAX; MAX_CELLS],
         }
     }
 
@@ -630,6 +638,26 @@ impl Enum<'_> {
     }
 
     /// Enumerate the product fillings below `vals[..k]` (`PRUNE` as for [`Enum::add`]).
+    /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
+    /// Records nothing.
+    fn any_mul(&mut self, k: usize, rem: u64) -> bool {
+        if k == self.size {
+            return rem == 1;
+        }
+        let hi = self.sufprod[k + 1];
+        for v in bits(self.avail(k)) {
+            let v64 = v as u64;
+            if !rem.is_multiple_of(v64) || rem / v64 > hi {
+                continue;
+            }
+            self.vals[k] = v as u8;
+            if self.any_mul(k + 1, rem / v64) {
+                return true;
+            }
+        }
+        false
+    }
+
     fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64) {
         if k == self.size {
             if rem == 1 {
@@ -684,11 +712,13 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
     let nlines = b.cage_lines[i].len();
     let mut e = Enum::new(size, &b.cage_conf[i], &b.cage_pos_lines[i], *cand, nlines);
     let t = cage.target;
+    let mut alive = 0u8;
     match size {
         1 => {
             if t < 16 && e.cand[0] >> t & 1 != 0 {
                 e.vals[0] = t as u8;
                 e.record();
+                alive = 1;
             }
         }
         2 => {
@@ -700,7 +730,14 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
             };
             for x in bits(e.cand[0]) {
                 for y in bits(e.cand[1] & !(1 << x)) {
-                    if ops.iter().any(|&op| pair_holds(op, t, x, y)) {
+                    let mut m = 0u8;
+                    for (j, &op) in ops.iter().enumerate() {
+                        if pair_holds(op, t, x, y) {
+                            m |= 1 << j;
+                        }
+                    }
+                    if m != 0 {
+                        alive |= m;
                         e.vals[0] = x as u8;
                         e.vals[1] = y as u8;
                         e.record();
@@ -712,7 +749,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
             // Settled positions hold their value in every filling: take it from the positions
             // sharing a line with them and out of the target, and enumerate the others.
             let Some(settled) = e.propagate_settled() else {
-                return result(&e);
+                return result(&e, 0);
             };
             let (do_add, do_mul) = if b.cage_hidden(i) {
                 (ops & ADD != 0, ops & MUL != 0)
@@ -751,9 +788,22 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
             f.set_bounds();
             if do_add && sum <= t && t - sum <= 16 * 9 {
                 f.add::<true>(0, (t - sum) as i32);
+                if f.found {
+                    alive |= 1;
+                }
             }
             if do_mul && t.is_multiple_of(prod) {
                 f.mul::<true>(0, t / prod);
+                // With fillings of + recorded first, the pruned × enumeration may skip every
+                // × filling; whether one exists is then found apart.
+                let mul_found = if alive == 0 {
+                    f.found
+                } else {
+                    f.any_mul(0, t / prod)
+                };
+                if mul_found {
+                    alive |= if b.cage_hidden(i) { 2 } else { 1 };
+                }
             }
             if f.found {
                 e.found = true;
@@ -777,14 +827,15 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
             }
         }
     }
-    result(&e)
+    result(&e, alive)
 }
 
-fn result(e: &Enum<'_>) -> MemoVal {
+fn result(e: &Enum<'_>, alive: u8) -> MemoVal {
     MemoVal {
         support: e.support,
         need: e.need,
         found: e.found,
+        alive,
     }
 }
 
@@ -815,6 +866,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
                 st.support[c as usize] = v.support[k];
             }
             st.need[off..off + nlines].copy_from_slice(&v.need[..nlines]);
+            st.alive[i] = v.alive;
             st.dirty &= !(1u128 << i);
             return Ok(());
         }
@@ -843,6 +895,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         st.support[c as usize] = e.support[k];
     }
     st.need[off..off + nlines].copy_from_slice(&e.need[..nlines]);
+    st.alive[i] = e.alive;
     st.dirty &= !(1u128 << i);
     Ok(())
 }
@@ -1838,7 +1891,7 @@ mod tests {
         if hidden || cage.op == Op::Mul {
             e.mul::<false>(0, t);
         }
-        result(&e)
+        result(&e, 0)
     }
 
     /// The pruned enumeration (settled positions taken out of their lines and the target,
@@ -1904,13 +1957,16 @@ mod tests {
         );
     }
 
-    /// The pruned cage enumeration (and its memo) gives exactly the support and the per-line
-    /// needed values of a plain enumeration of every filling, and never drops a value of the
-    /// board's answer, on random boards with random candidates that keep the answer.
+    /// The pruned cage enumeration (and its memo) gives exactly the support, the per-line
+    /// needed values and the operations reached of a plain enumeration of every filling, and
+    /// never drops a value of the board's answer, on random boards with random candidates that
+    /// keep the answer.
     #[test]
     fn cage_enumeration_matches_plain_enumeration() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut cages_checked = 0u64;
+        // Hidden cages left with one operation (checked twice each).
+        let mut hidden_mixed = 0u64;
         for k in 0..2500u64 {
             let n = 4 + (k % 3) as usize;
             let max_cage = 2 + (k % 5) as usize;
@@ -1964,10 +2020,29 @@ mod tests {
                         });
                         assert_eq!(st.need[off + j], want, "board {k} cage {i} line {l}");
                     }
+                    let want_alive = if b.cage_hidden(i) {
+                        let ops = Op::hidden_ops(cage.cells.len());
+                        (0..ops.len()).fold(0u8, |m, j| {
+                            let hit = fills
+                                .iter()
+                                .any(|f| crate::calcudoku::board::op_holds(ops[j], cage.target, f));
+                            m | (hit as u8) << j
+                        })
+                    } else {
+                        1
+                    };
+                    assert_eq!(st.alive[i], want_alive, "board {k} cage {i} operations");
+                    hidden_mixed += (want_alive.count_ones() == 1
+                        && cage.cells.len() > 1
+                        && b.cage_hidden(i)) as u64;
                 }
                 cages_checked += 1;
             }
         }
         assert!(cages_checked > 10_000);
+        assert!(
+            hidden_mixed > 1_000,
+            "{hidden_mixed} hidden cages left one operation"
+        );
     }
 }
