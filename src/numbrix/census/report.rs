@@ -19,7 +19,10 @@ fn get(t: &CensusTable, r: usize, c: usize, m: &str) -> Option<(BigUint, BigUint
 }
 
 /// The committed census: frontier rows for every m ≤ n ≤ this side.
-pub const EXPECTED_FRONTIER_SIDE: usize = 16;
+pub const EXPECTED_FRONTIER_SIDE: usize = 17;
+/// The committed census: walk rows for every m ≤ n ≤ this side with at most
+/// [`EXPECTED_WALK_CELLS`] cells (the 17-side rows came from a frontier-only run).
+pub const EXPECTED_WALK_SIDE: usize = 16;
 /// The committed census: walk rows for every m ≤ n with at most this many cells.
 pub const EXPECTED_WALK_CELLS: usize = 49;
 
@@ -59,7 +62,7 @@ fn census_section(results: &Path) -> Result<Section> {
             if get(&t, m, n, "frontier").is_none() {
                 missing.push(format!("{m}x{n} frontier"));
             }
-            if m * n <= EXPECTED_WALK_CELLS {
+            if m * n <= EXPECTED_WALK_CELLS && n <= EXPECTED_WALK_SIDE {
                 expected += 1;
                 if get(&t, m, n, "walk").is_none() {
                     missing.push(format!("{m}x{n} walk"));
@@ -69,8 +72,8 @@ fn census_section(results: &Path) -> Result<Section> {
     }
     s.checks.push(Check::rows_present(
         format!(
-            "frontier rows m ≤ n ≤ {EXPECTED_FRONTIER_SIDE} and walk rows of at most \
-             {EXPECTED_WALK_CELLS} cells present"
+            "frontier rows m ≤ n ≤ {EXPECTED_FRONTIER_SIDE} and walk rows m ≤ n ≤ \
+             {EXPECTED_WALK_SIDE} of at most {EXPECTED_WALK_CELLS} cells present"
         ),
         expected,
         &missing,
@@ -84,6 +87,13 @@ fn census_section(results: &Path) -> Result<Section> {
                     format!("{n}x{n} frontier undirected (past the stored A120443 terms)"),
                     format!("{u} undirected, {d} directed"),
                 ));
+                if n > 1 {
+                    s.checks.push(Check::eq(
+                        format!("{n}x{n} frontier directed = 2 × undirected"),
+                        d.clone(),
+                        &u * 2u32,
+                    ));
+                }
                 let _ = writeln!(s.body, "| {n} | {u} | – | not stored |");
             }
             continue;
