@@ -10,6 +10,7 @@ pub mod cli;
 pub mod degrees;
 pub mod generate;
 pub mod ladder;
+pub mod ladder_check;
 pub mod path;
 pub mod report;
 pub mod search;

@@ -1,6 +1,5 @@
 //! The search that decides sparse boards: the path is walked number by number from the smallest
-//! pinned number up to N, then from it down to 1, one cell per node, with four prunings checked
-//! after every step:
+//! pinned number up to N, then from it down to 1, one cell per node, with these prunings:
 //!
 //! * **distance to the next pinned number**: the cell of v lies within w−v steps of the pinned
 //!   number w above it (the chessboard parity of that distance is implied by the parity law,
@@ -12,7 +11,10 @@
 //!   the upward one);
 //! * **dead ends**: a free cell with one free neighbour (counting the heads) can only be a path
 //!   end, so there are at most as many as walks still open;
-//! * **candidates**: a number only goes where the ladder's fixpoint at the root left it.
+//! * **candidates**: a number only goes where the ladder's fixpoint at the root left it;
+//! * **the ladder check** ([`super::ladder_check`]): every eighth placement the ladder's search
+//!   rungs are climbed on the walk's state; a dead state is left, and a live one's fixpoint
+//!   narrows the candidates until the next check.
 //!
 //! This is the method of the write-up's raw walk engine, written again here (it shares no code
 //! with `census/walk.rs`, which cross-checks it), on top of the ladder's root deductions.
@@ -20,6 +22,7 @@
 use super::bits::Bits;
 use super::board::Geometry;
 use super::degrees::Degrees;
+use super::ladder_check::LadderCheck;
 
 /// (row, column) of every cell, row-major.
 fn row_col(geo: &Geometry) -> Vec<(u16, u16)> {
@@ -76,6 +79,10 @@ pub struct Walk<'a> {
     /// Cells with a neighbour on their left / right (for the bit-parallel neighbour counts).
     has_left: Bits,
     has_right: Bits,
+    /// The placements since the root, (number, cell), for the ladder check.
+    trail: Vec<(usize, usize)>,
+    /// The ladder check (None: switched off).
+    pub ladder: Option<LadderCheck>,
 }
 
 impl<'a> Walk<'a> {
@@ -178,7 +185,6 @@ impl<'a> Walk<'a> {
             pinned,
             pinned_cells,
             next_pinned,
-            cand,
             mirror,
             anchor,
             cell_of: vec![usize::MAX; n],
@@ -195,6 +201,23 @@ impl<'a> Walk<'a> {
             rc: row_col(geo),
             has_left: (0..n).filter(|&c| c % geo.cols > 0).collect(),
             has_right: (0..n).filter(|&c| c % geo.cols + 1 < geo.cols).collect(),
+            trail: Vec::with_capacity(n),
+            ladder: Some(LadderCheck::new(geo, &cand)),
+            cand,
+        }
+    }
+
+    /// Switch the ladder check ([`super::ladder_check`]) off or on (on by default).
+    pub fn with_ladder(mut self, on: bool) -> Self {
+        self.ladder = on.then(|| LadderCheck::new(self.geo, &self.cand));
+        self
+    }
+
+    /// The ladder check after a placement.
+    fn ladder_ok(&mut self) -> bool {
+        match &mut self.ladder {
+            Some(l) => l.live(&self.trail, |&p| p),
+            None => true,
         }
     }
 
@@ -246,11 +269,13 @@ impl<'a> Walk<'a> {
     fn place(&mut self, v: usize, c: usize) {
         self.cell_of[v] = c;
         self.free.clear(c);
+        self.trail.push((v, c));
     }
 
     fn unplace(&mut self, v: usize, c: usize) {
         self.cell_of[v] = usize::MAX;
         self.free.set(c);
+        self.trail.pop();
     }
 
     /// May number v go to cell c (free, a candidate, and on its pinned cell if it has one)?
@@ -293,7 +318,7 @@ impl<'a> Walk<'a> {
         for y in self.ordered(x, v + 1) {
             self.tick()?;
             self.place(v + 1, y);
-            if self.feasible_up(v + 1, y) {
+            if self.feasible_up(v + 1, y) && self.ladder_ok() {
                 self.up(v + 1, y)?;
             }
             self.unplace(v + 1, y);
@@ -309,7 +334,7 @@ impl<'a> Walk<'a> {
         for y in self.ordered(x, v - 1) {
             self.tick()?;
             self.place(v - 1, y);
-            if self.feasible_down(y) {
+            if self.feasible_down(y) && self.ladder_ok() {
                 self.down(v - 1, y)?;
             }
             self.unplace(v - 1, y);
@@ -322,10 +347,14 @@ impl<'a> Walk<'a> {
     /// how soon answers are met, not which are counted. Odd restarts (`tie` odd) use a plain
     /// shuffled order instead.
     fn ordered(&self, x: usize, v: usize) -> Vec<usize> {
+        let ladder_cv = self
+            .ladder
+            .as_ref()
+            .and_then(|l| l.cands(&self.trail, |&p| p));
         let mut c: Vec<(u32, u64, usize)> = self.geo.nbrs[x]
             .iter()
             .copied()
-            .filter(|&y| self.admits(v, y))
+            .filter(|&y| self.admits(v, y) && ladder_cv.is_none_or(|cv| cv[y].has(v)))
             .map(|y| {
                 // Odd tie-breaks drop the free-neighbour count: a plain shuffled order.
                 let deg = if self.tie & 1 == 1 {
@@ -615,6 +644,9 @@ impl<'a> Walk<'a> {
 /// * every free cell is within reach of an open run, and no run is the only reach of more cells
 ///   of a colour than it has numbers of that colour.
 ///
+/// And the ladder check ([`super::ladder_check`]): every eighth placement the ladder's search
+/// rungs are climbed on the state; a dead one is left at once.
+///
 /// Its only use is to meet *an* answer fast (the order is free to be heuristic): the decision
 /// checks the answer on the board, and every count it reports (0, 1) comes from the exhaustive
 /// [`Walk`].
@@ -647,6 +679,8 @@ pub struct RunFill<'a> {
     pub nodes: u64,
     pub node_cap: u64,
     pub answer: Option<Vec<u32>>,
+    /// The ladder check (None: switched off).
+    pub ladder: Option<LadderCheck>,
     /// The degree test (None: switched off).
     degrees: Option<Degrees>,
     /// Per port: its degree in the test and the free neighbours that may take its numbers.
@@ -776,6 +810,7 @@ impl<'a> RunFill<'a> {
             nodes: 0,
             node_cap,
             answer: None,
+            ladder: Some(LadderCheck::new(geo, cand)),
             degrees: Some(Degrees::new(geo)),
             deg_nb: vec![Bits::EMPTY; n],
             deg_need: vec![0; n],
@@ -821,6 +856,14 @@ impl<'a> RunFill<'a> {
             f.reach[r] = f.reach_of(r);
         }
         Some(f)
+    }
+
+    /// Switch the ladder check ([`super::ladder_check`]) off or on (on by default).
+    pub fn with_ladder(mut self, on: bool) -> Self {
+        if !on {
+            self.ladder = None;
+        }
+        self
     }
 
     /// Switch the degree test and the split into independent components off or on (both on by
@@ -955,8 +998,16 @@ impl<'a> RunFill<'a> {
             (w - 1, self.pos[w], lo.map(|u| (w - u - 1, self.pos[u])))
         };
         out.clear();
+        // The candidates of the ladder's last fixpoint on this trail, when it has one.
+        let ladder_cv = self
+            .ladder
+            .as_ref()
+            .and_then(|l| l.cands(&self.trail, |p| (p.v, p.y)));
         for &y in &self.geo.nbrs[x] {
             if !self.free.has(y) || !self.cand[y].has(v) {
+                continue;
+            }
+            if ladder_cv.is_some_and(|cv| !cv[y].has(v)) {
                 continue;
             }
             if let Some((k, z)) = far {
@@ -1078,12 +1129,20 @@ impl<'a> RunFill<'a> {
                 return Err(WalkStop::Nodes);
             }
             self.place(v, y, r, up);
-            if self.feasible(r) && self.dfs(active)? {
+            if self.feasible(r) && self.ladder_ok() && self.dfs(active)? {
                 return Ok(true);
             }
             self.undo_to(self.trail.len() - 1);
         }
         Ok(false)
+    }
+
+    /// The ladder check after a placement ([`super::ladder_check`]).
+    fn ladder_ok(&mut self) -> bool {
+        match &mut self.ladder {
+            Some(l) => l.live(&self.trail, |p| (p.v, p.y)),
+            None => true,
+        }
     }
 
     /// Number v on cell y, extending run r at its upper (`up`) or lower end.
@@ -1496,6 +1555,58 @@ mod tests {
     /// of 5×5–10×10 boards (sparse to a third of the cells), started plain (tie 0) and shuffled
     /// (tie 1), it never finds its tree empty, it meets an answer within 200,000 nodes on all but
     /// a few (under 5%), and every answer passes the board's own answer test.
+    /// The ladder check inside the run filling keeps every answer and pays: on sparse reveals of
+    /// 8×8–10×10 answers, with the check on, the filling never finds its tree empty and every
+    /// answer it meets passes the board's answer test; the check finds dead states, and the
+    /// fillings that meet an answer both with and without it take fewer nodes with it. Debug
+    /// builds also check at every use that a kept ladder state belongs to the current trail.
+    #[test]
+    fn ladder_check_keeps_answers_and_cuts_nodes() {
+        use crate::numbrix::ladder::{Outcome, Rung, State, Work, climb};
+        let (mut dead, mut with, mut without, mut both) = (0u64, 0u64, 0u64, 0);
+        for s in 8..=10usize {
+            let n = s * s;
+            let ctx = Ctx::new(s, s);
+            for t in 0..40u64 {
+                let k = ((n as f64) * 0.15 * [0.5, 0.75][t as usize % 2]).round() as usize;
+                let b = reveal(s, s, k, 90_001 * n as u64 + t);
+                let mut st = State::new(&b).unwrap();
+                let rungs = Rungs::DECIDE.without(Rung::Probe);
+                if climb(&ctx, &mut st, rungs, &mut Work::default()) != Outcome::Stalled {
+                    continue;
+                }
+                for tie in [0, 1] {
+                    let mut on = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie).unwrap();
+                    let r_on = on.run();
+                    assert!(
+                        !matches!(r_on, Ok(false)),
+                        "every answer pruned\n{}",
+                        b.format()
+                    );
+                    if let Ok(true) = r_on {
+                        assert!(b.is_answer(on.answer.as_ref().unwrap()));
+                    }
+                    dead += on.ladder.as_ref().unwrap().dead;
+                    let mut off = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie)
+                        .unwrap()
+                        .with_ladder(false);
+                    let r_off = off.run();
+                    if r_on.is_ok() && r_off.is_ok() {
+                        both += 1;
+                        with += on.nodes;
+                        without += off.nodes;
+                    }
+                }
+            }
+        }
+        assert!(dead > 0, "the ladder check never found a dead state");
+        assert!(both > 100, "{both} fillings met an answer both ways");
+        assert!(
+            with < without,
+            "{with} nodes with the check, {without} without"
+        );
+    }
+
     #[test]
     fn run_filling_meets_valid_answers_on_reveals() {
         use crate::numbrix::ladder::{Rung, State, Work, climb};
@@ -1548,6 +1659,51 @@ mod tests {
     /// The walk search (with its restarts) and the raw walk engine of the census (which shares
     /// no code with it) give the same count, capped at 6, on 400 random reveals of 4×4–7×7
     /// boards from 0 printed numbers to a third of the cells.
+    /// The walk search counts exactly with the ladder check as without it: on reveals of 5×5–8×8
+    /// answers, complete walks (counts up to 500) with and without the check find the same
+    /// answers; the check finds dead states and the walks with it take fewer nodes in all.
+    #[test]
+    fn walk_counts_alike_with_and_without_the_ladder_check() {
+        use crate::numbrix::ladder::{Outcome, Rung, State, Work, climb};
+        let (mut dead, mut with, mut without, mut walks) = (0u64, 0u64, 0u64, 0);
+        for s in 5..=8usize {
+            let n = s * s;
+            let ctx = Ctx::new(s, s);
+            for t in 0..30u64 {
+                let k = [n / 10, n / 8, n / 6][t as usize % 3].max(2);
+                let b = reveal(s, s, k, 70_003 * n as u64 + t);
+                let mut st = State::new(&b).unwrap();
+                let rungs = Rungs::DECIDE.without(Rung::Probe);
+                if climb(&ctx, &mut st, rungs, &mut Work::default()) != Outcome::Stalled {
+                    continue;
+                }
+                let mut on =
+                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0);
+                let mut off =
+                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0)
+                        .with_ladder(false);
+                let (r_on, r_off) = (on.run(), off.run());
+                if r_on.is_err() || r_off.is_err() {
+                    continue; // 500 answers or more: not a complete walk
+                }
+                let (mut a, mut b2) = (on.answers.clone(), off.answers.clone());
+                a.sort();
+                b2.sort();
+                assert_eq!(a, b2, "{s}x{s}\n{}", b.format());
+                dead += on.ladder.as_ref().unwrap().dead;
+                with += on.nodes;
+                without += off.nodes;
+                walks += 1;
+            }
+        }
+        assert!(walks > 60, "{walks} complete walks");
+        assert!(dead > 0, "the ladder check never found a dead state");
+        assert!(
+            with < without,
+            "{with} nodes with the check, {without} without"
+        );
+    }
+
     #[test]
     fn walk_search_agrees_with_raw_engine_on_small_boards() {
         let mut checked = 0;
