@@ -1555,58 +1555,6 @@ mod tests {
     /// of 5×5–10×10 boards (sparse to a third of the cells), started plain (tie 0) and shuffled
     /// (tie 1), it never finds its tree empty, it meets an answer within 200,000 nodes on all but
     /// a few (under 5%), and every answer passes the board's own answer test.
-    /// The ladder check inside the run filling keeps every answer and pays: on sparse reveals of
-    /// 8×8–10×10 answers, with the check on, the filling never finds its tree empty and every
-    /// answer it meets passes the board's answer test; the check finds dead states, and the
-    /// fillings that meet an answer both with and without it take fewer nodes with it. Debug
-    /// builds also check at every use that a kept ladder state belongs to the current trail.
-    #[test]
-    fn ladder_check_keeps_answers_and_cuts_nodes() {
-        use crate::numbrix::ladder::{Outcome, Rung, State, Work, climb};
-        let (mut dead, mut with, mut without, mut both) = (0u64, 0u64, 0u64, 0);
-        for s in 8..=10usize {
-            let n = s * s;
-            let ctx = Ctx::new(s, s);
-            for t in 0..40u64 {
-                let k = ((n as f64) * 0.15 * [0.5, 0.75][t as usize % 2]).round() as usize;
-                let b = reveal(s, s, k, 90_001 * n as u64 + t);
-                let mut st = State::new(&b).unwrap();
-                let rungs = Rungs::DECIDE.without(Rung::Probe);
-                if climb(&ctx, &mut st, rungs, &mut Work::default()) != Outcome::Stalled {
-                    continue;
-                }
-                for tie in [0, 1] {
-                    let mut on = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie).unwrap();
-                    let r_on = on.run();
-                    assert!(
-                        !matches!(r_on, Ok(false)),
-                        "every answer pruned\n{}",
-                        b.format()
-                    );
-                    if let Ok(true) = r_on {
-                        assert!(b.is_answer(on.answer.as_ref().unwrap()));
-                    }
-                    dead += on.ladder.as_ref().unwrap().dead;
-                    let mut off = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie)
-                        .unwrap()
-                        .with_ladder(false);
-                    let r_off = off.run();
-                    if r_on.is_ok() && r_off.is_ok() {
-                        both += 1;
-                        with += on.nodes;
-                        without += off.nodes;
-                    }
-                }
-            }
-        }
-        assert!(dead > 0, "the ladder check never found a dead state");
-        assert!(both > 100, "{both} fillings met an answer both ways");
-        assert!(
-            with < without,
-            "{with} nodes with the check, {without} without"
-        );
-    }
-
     #[test]
     fn run_filling_meets_valid_answers_on_reveals() {
         use crate::numbrix::ladder::{Rung, State, Work, climb};
@@ -1659,51 +1607,6 @@ mod tests {
     /// The walk search (with its restarts) and the raw walk engine of the census (which shares
     /// no code with it) give the same count, capped at 6, on 400 random reveals of 4×4–7×7
     /// boards from 0 printed numbers to a third of the cells.
-    /// The walk search counts exactly with the ladder check as without it: on reveals of 5×5–8×8
-    /// answers, complete walks (counts up to 500) with and without the check find the same
-    /// answers; the check finds dead states and the walks with it take fewer nodes in all.
-    #[test]
-    fn walk_counts_alike_with_and_without_the_ladder_check() {
-        use crate::numbrix::ladder::{Outcome, Rung, State, Work, climb};
-        let (mut dead, mut with, mut without, mut walks) = (0u64, 0u64, 0u64, 0);
-        for s in 5..=8usize {
-            let n = s * s;
-            let ctx = Ctx::new(s, s);
-            for t in 0..30u64 {
-                let k = [n / 10, n / 8, n / 6][t as usize % 3].max(2);
-                let b = reveal(s, s, k, 70_003 * n as u64 + t);
-                let mut st = State::new(&b).unwrap();
-                let rungs = Rungs::DECIDE.without(Rung::Probe);
-                if climb(&ctx, &mut st, rungs, &mut Work::default()) != Outcome::Stalled {
-                    continue;
-                }
-                let mut on =
-                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0);
-                let mut off =
-                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0)
-                        .with_ladder(false);
-                let (r_on, r_off) = (on.run(), off.run());
-                if r_on.is_err() || r_off.is_err() {
-                    continue; // 500 answers or more: not a complete walk
-                }
-                let (mut a, mut b2) = (on.answers.clone(), off.answers.clone());
-                a.sort();
-                b2.sort();
-                assert_eq!(a, b2, "{s}x{s}\n{}", b.format());
-                dead += on.ladder.as_ref().unwrap().dead;
-                with += on.nodes;
-                without += off.nodes;
-                walks += 1;
-            }
-        }
-        assert!(walks > 60, "{walks} complete walks");
-        assert!(dead > 0, "the ladder check never found a dead state");
-        assert!(
-            with < without,
-            "{with} nodes with the check, {without} without"
-        );
-    }
-
     #[test]
     fn walk_search_agrees_with_raw_engine_on_small_boards() {
         let mut checked = 0;
@@ -1845,5 +1748,108 @@ mod tests {
             }
         }
         assert!(hits > 100, "{hits}");
+    }
+
+    /// The root state of board `b` after the ladder's search rungs, when they leave it stalled
+    /// (neither solved nor dead).
+    fn stalled_root(
+        ctx: &Ctx,
+        b: &crate::numbrix::board::Board,
+    ) -> Option<crate::numbrix::ladder::State> {
+        use crate::numbrix::ladder::{Outcome, Rung, State, Work, climb};
+        let mut st = State::new(b).ok()?;
+        let rungs = Rungs::DECIDE.without(Rung::Probe);
+        (climb(ctx, &mut st, rungs, &mut Work::default()) == Outcome::Stalled).then_some(st)
+    }
+
+    /// The ladder check inside the run filling keeps every answer and pays: on sparse reveals of
+    /// 8×8–10×10 answers, with the check on, the filling never finds its tree empty and every
+    /// answer it meets passes the board's answer test; the check finds dead states, and the
+    /// fillings that meet an answer both with and without it take fewer nodes with it. Debug
+    /// builds also check at every use that a kept ladder state belongs to the current trail.
+    #[test]
+    fn ladder_check_keeps_answers_and_cuts_nodes() {
+        let (mut dead, mut with, mut without, mut both) = (0u64, 0u64, 0u64, 0);
+        for s in 8..=10usize {
+            let n = s * s;
+            let ctx = Ctx::new(s, s);
+            for t in 0..40u64 {
+                let k = ((n as f64) * 0.15 * [0.5, 0.75][t as usize % 2]).round() as usize;
+                let b = reveal(s, s, k, 90_001 * n as u64 + t);
+                let Some(st) = stalled_root(&ctx, &b) else {
+                    continue;
+                };
+                for tie in [0, 1] {
+                    let mut on = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie).unwrap();
+                    let r_on = on.run();
+                    assert!(
+                        !matches!(r_on, Ok(false)),
+                        "every answer pruned\n{}",
+                        b.format()
+                    );
+                    if let Ok(true) = r_on {
+                        assert!(b.is_answer(on.answer.as_ref().unwrap()));
+                    }
+                    dead += on.ladder.as_ref().unwrap().dead;
+                    let mut off = super::RunFill::new(&ctx.geo, &st.cv, 100_000, tie)
+                        .unwrap()
+                        .with_ladder(false);
+                    let r_off = off.run();
+                    if r_on.is_ok() && r_off.is_ok() {
+                        both += 1;
+                        with += on.nodes;
+                        without += off.nodes;
+                    }
+                }
+            }
+        }
+        assert!(dead > 0, "the ladder check never found a dead state");
+        assert!(both > 100, "{both} fillings met an answer both ways");
+        assert!(
+            with < without,
+            "{with} nodes with the check, {without} without"
+        );
+    }
+
+    /// The walk search counts exactly with the ladder check as without it: on reveals of 5×5–8×8
+    /// answers, complete walks (counts up to 500) with and without the check find the same
+    /// answers; the check finds dead states and the walks with it take fewer nodes in all.
+    #[test]
+    fn walk_counts_alike_with_and_without_the_ladder_check() {
+        let (mut dead, mut with, mut without, mut walks) = (0u64, 0u64, 0u64, 0);
+        for s in 5..=8usize {
+            let n = s * s;
+            let ctx = Ctx::new(s, s);
+            for t in 0..30u64 {
+                let k = [n / 10, n / 8, n / 6][t as usize % 3].max(2);
+                let b = reveal(s, s, k, 70_003 * n as u64 + t);
+                let Some(st) = stalled_root(&ctx, &b) else {
+                    continue;
+                };
+                let mut on =
+                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0);
+                let mut off =
+                    super::Walk::with_order(&ctx.geo, &st.cv, 500, 2_000_000, t % 2 == 1, 0)
+                        .with_ladder(false);
+                let (r_on, r_off) = (on.run(), off.run());
+                if r_on.is_err() || r_off.is_err() {
+                    continue; // 500 answers or more: not a complete walk
+                }
+                let (mut a, mut b2) = (on.answers.clone(), off.answers.clone());
+                a.sort();
+                b2.sort();
+                assert_eq!(a, b2, "{s}x{s}\n{}", b.format());
+                dead += on.ladder.as_ref().unwrap().dead;
+                with += on.nodes;
+                without += off.nodes;
+                walks += 1;
+            }
+        }
+        assert!(walks > 60, "{walks} complete walks");
+        assert!(dead > 0, "the ladder check never found a dead state");
+        assert!(
+            with < without,
+            "{with} nodes with the check, {without} without"
+        );
     }
 }
