@@ -232,6 +232,24 @@ impl State {
         Ok(st)
     }
 
+    /// The state of the candidates `cand` (`cand[c]`: the numbers cell c may hold), read both
+    /// ways.
+    pub fn of_cands(cand: &[Bits]) -> State {
+        let n = cand.len();
+        let mut vc = vec![Bits::EMPTY; n];
+        for (c, b) in cand.iter().enumerate() {
+            for v in b.iter() {
+                vc[v].set(c);
+            }
+        }
+        State {
+            n,
+            cv: cand.to_vec(),
+            vc,
+            elims: 0,
+        }
+    }
+
     /// Candidate cell×number pairs left.
     pub fn pairs(&self) -> u64 {
         self.cv.iter().map(|b| b.count() as u64).sum()

@@ -35,24 +35,12 @@ pub struct LadderCheck {
 impl LadderCheck {
     /// From the root candidates (`cand[c]`: the numbers cell c may hold, 0-based).
     pub fn new(geo: &Geometry, cand: &[Bits]) -> LadderCheck {
-        let n = geo.n;
-        let mut vc = vec![Bits::EMPTY; n];
-        for (c, b) in cand.iter().enumerate() {
-            for v in b.iter() {
-                vc[v].set(c);
-            }
-        }
         LadderCheck {
             ctx: Ctx {
                 geo: geo.clone(),
-                n,
+                n: geo.n,
             },
-            root: State {
-                n,
-                cv: cand.to_vec(),
-                vc,
-                elims: 0,
-            },
+            root: State::of_cands(cand),
             stack: Vec::new(),
             checks: 0,
             dead: 0,

@@ -600,7 +600,7 @@ fn pin_wall_section(results: &Path) -> Result<Section> {
 
 /// Largest side on which the report checks that no sparse decision is unknown (the walk search
 /// decides every board of the committed run up to it; larger sides report their unknowns).
-pub const SPARSE_DECIDED_MAX_SIDE: usize = 10;
+pub const SPARSE_DECIDED_MAX_SIDE: usize = 12;
 
 /// The sparse study's timing file (per size and density: median, p90, max wall ms).
 pub const SPARSE_TIMING_FILE: &str = "numbrix_sparse_timing.csv";
