@@ -166,3 +166,64 @@ fn solve_takes_the_restart_unit_and_refuses_a_bad_one() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// A board whose signs are all hidden, or (every fourth seed) a board with every other cage
+/// unsigned; orders 4–6, cages of three cells or more in most.
+fn hidden_board(seed: u64) -> Board {
+    let n = 4 + (seed % 3) as usize;
+    let max_cage = 3 + (seed % 4) as usize;
+    if seed % 4 == 3 {
+        return seeded_mixed_board(n, max_cage, seed);
+    }
+    seeded_board(n, max_cage, true, seed).0
+}
+
+#[test]
+fn operation_branches_count_like_the_verifier() {
+    // Weak rungs, so that boards need search; exact counts up to cap 6 see every answer of the
+    // operation branches (an answer whose cage reaches its target both ways is met under both).
+    let rungs = Rungs::parse("cage,single").unwrap();
+    let off = SearchPolicy::default();
+    let on = SearchPolicy {
+        op_branch: true,
+        ..off
+    };
+    let mut differ = 0;
+    for seed in 0..400u64 {
+        let b = hidden_board(seed);
+        let cap = 1 + seed % 6;
+        let (want, _) = verify_count(&b, cap);
+        let expect = if want >= cap {
+            Count::AtLeast(cap)
+        } else {
+            Count::Exact(want)
+        };
+        let a = solve_with(&b, rungs, cap, 1_000_000, on);
+        assert_eq!(
+            a.count,
+            expect,
+            "seed {seed} cap {cap}\n{}",
+            b.unsigned_text()
+        );
+        for (i, s) in a.solutions.iter().enumerate() {
+            assert!(verify_grid(&b, s), "seed {seed}: invalid answer");
+            assert!(
+                !a.solutions[..i].contains(s),
+                "seed {seed}: an answer returned twice"
+            );
+        }
+        let z = solve_with(&b, rungs, cap, 1_000_000, off);
+        assert_eq!(
+            z.count, expect,
+            "seed {seed} cap {cap}, operation branches off"
+        );
+        if a.nodes != z.nodes {
+            differ += 1;
+        }
+    }
+    // The branches must actually be taken on a good share of the boards.
+    assert!(
+        differ >= 40,
+        "the operation branches changed only {differ} searches"
+    );
+}

@@ -32,6 +32,10 @@ pub struct SearchArgs {
     /// exponents over blocks of consecutive rows or columns): a number, or `off` (default: 16).
     #[arg(long, default_value = "16")]
     pub balance_from: String,
+    /// Branch on the operation (+ or ×) of a hidden cage of three cells or more while both
+    /// still reach its target, before branching on cells: `on` or `off` (default: off).
+    #[arg(long, default_value = "off")]
+    pub op_branch: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -130,6 +134,10 @@ pub enum CalcudokuCmd {
         /// How many slowest boards per set --tail-out saves, 1 to 1000 (default: 3).
         #[arg(long, default_value_t = 3)]
         tail_count: usize,
+        /// Also write every board's time as CSV (set, board, cpu_us, wall_us, nodes, answers),
+        /// for joining with another solver's times on the same board files (default: none).
+        #[arg(long, value_name = "FILE")]
+        boards_csv: Option<PathBuf>,
     },
     /// Agreement study: random boards per (order, largest cage), solved with signs shown and
     /// hidden by ladder + search and by the independent verifier; certified flips checked.
@@ -326,6 +334,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             repeats,
             tail_out,
             tail_count,
+            boards_csv,
         } => cmd_time(TimeArgs {
             files,
             orders,
@@ -340,6 +349,7 @@ pub fn run(cmd: CalcudokuCmd) -> Result<()> {
             repeats,
             tail_out,
             tail_count,
+            boards_csv,
         }),
     }
 }
@@ -579,6 +589,7 @@ struct TimeArgs {
     repeats: usize,
     tail_out: Option<PathBuf>,
     tail_count: usize,
+    boards_csv: Option<PathBuf>,
 }
 
 fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
@@ -605,16 +616,27 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
             .parse()
             .map_err(|_| input_error(format!("--balance-from: '{t}' is not a number or 'off'")))?,
     };
+    let op_branch = match a.op_branch.trim() {
+        "on" => true,
+        "off" => false,
+        t => {
+            return Err(input_error(format!(
+                "--op-branch: '{t}' is not 'on' or 'off'"
+            )));
+        }
+    };
     Ok(SearchPolicy {
         probe_depth,
         restart_unit,
         balance_from,
+        op_branch,
     })
 }
 
 fn cmd_time(a: TimeArgs) -> Result<()> {
     use super::timing::{
         TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set,
+        write_board_times,
     };
     let rungs = Rungs::parse(&a.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
     let policy = parse_policy(&a.search)?;
@@ -654,11 +676,12 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
         a.search.balance_from.trim(),
+        a.search.op_branch.trim(),
         a.node_cap,
         a.repeats
     );
@@ -666,12 +689,19 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         println!("random-cut boards, seed {}, {} per set", a.seed, a.boards);
     }
     println!("{TABLE_HEADER}");
+    let mut rows = Vec::new();
     for set in &sets {
         let (sum, times) = time_set(set, rungs, a.node_cap, policy, a.repeats);
         println!("{}", table_row(&sum));
         if let Some(dir) = &a.tail_out {
             save_tail(dir, set, &times, a.tail_count)?;
         }
+        if a.boards_csv.is_some() {
+            rows.push((set, times));
+        }
+    }
+    if let Some(path) = &a.boards_csv {
+        write_board_times(path, &rows)?;
     }
     Ok(())
 }

@@ -146,7 +146,7 @@ const MEMO_MIN_CAGE: usize = 5;
 /// The memo is cleared when it reaches this many entries.
 const MEMO_MAX: usize = 1 << 17;
 
-type MemoKey = (u8, [u16; MAX_CAGE]);
+type MemoKey = (u8, u8, [u16; MAX_CAGE]);
 
 #[derive(Clone, Copy)]
 struct MemoVal {
@@ -242,6 +242,11 @@ pub struct State {
     /// bits set before the first. Other cages: bit 0 while a filling exists. It only loses
     /// bits as candidates shrink, so a stale value is a superset of the live one.
     pub alive: [u8; MAX_CELLS],
+    /// Hidden cages of three cells or more whose operation the search has chosen (bit per
+    /// cage); the choice is `MUL` where `op_mul` has the cage's bit, else `ADD`. Their
+    /// enumerations reach the target through the chosen operation only.
+    op_chosen: u128,
+    op_mul: u128,
 }
 
 #[inline]
@@ -289,7 +294,37 @@ impl State {
             subset_done: 0,
             hidden_done: 0,
             alive: [u8::MAX; MAX_CELLS],
+            op_chosen: 0,
+            op_mul: 0,
         }
+    }
+
+    /// The operations ([`ADD`], [`MUL`]) the search still allows hidden cage `i` of three cells
+    /// or more.
+    #[inline]
+    fn ops_allowed(&self, i: usize) -> u8 {
+        let bit = 1u128 << i;
+        if self.op_chosen & bit == 0 {
+            ADD | MUL
+        } else if self.op_mul & bit != 0 {
+            MUL
+        } else {
+            ADD
+        }
+    }
+
+    /// Let hidden cage `i` (three cells or more) reach its target only through `op` ([`ADD`]
+    /// or [`MUL`]), and mark it for the rungs to look at again.
+    fn choose_op(&mut self, i: usize, op: u8) {
+        let bit = 1u128 << i;
+        self.op_chosen |= bit;
+        if op == MUL {
+            self.op_mul |= bit;
+        } else {
+            self.op_mul &= !bit;
+        }
+        self.dirty |= bit;
+        self.stale |= bit;
     }
 
     /// Set a cell to one value (for search branches and probes). No stats are recorded.
@@ -848,6 +883,10 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
     let size = cage.cells.len();
     let nlines = b.cage_lines[i].len();
     let off = b.cage_line_off[i] as usize;
+    let ops = match ctx.memo.as_deref_mut() {
+        Some(memo) => memo.ops(b, i),
+        None => ADD | MUL,
+    } & st.ops_allowed(i);
     let mut key: Option<MemoKey> = None;
     if size >= MEMO_MIN_CAGE
         && let Some(memo) = ctx.memo.as_deref()
@@ -856,7 +895,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         for (x, &c) in k.iter_mut().zip(cage.cells.iter()) {
             *x = st.cands[c as usize];
         }
-        let kk = (i as u8, k);
+        let kk = (i as u8, ops, k);
         if let Some(v) = memo.map.get(&kk) {
             if !v.found {
                 ctx.fail_at = Some(i as u8);
@@ -876,10 +915,6 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
     for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
         *x = st.cands[c as usize];
     }
-    let ops = match ctx.memo.as_deref_mut() {
-        Some(memo) => memo.ops(b, i),
-        None => ADD | MUL,
-    };
     let e = enumerate(b, i, &cand, ops);
     if let (Some(kk), Some(memo)) = (key, ctx.memo.as_deref_mut()) {
         if memo.map.len() >= MEMO_MAX {
@@ -1458,6 +1493,9 @@ pub struct SearchPolicy {
     /// Run the line-block balance ([`super::balance`]), alternating with the fixpoint, at every
     /// search node once the search has visited this many nodes (`u64::MAX`: never).
     pub balance_from: u64,
+    /// Branch on the operation (+ or ×) of a hidden cage of three cells or more that still
+    /// reaches its target both ways, before branching on a cell.
+    pub op_branch: bool,
 }
 
 impl SearchPolicy {
@@ -1466,6 +1504,7 @@ impl SearchPolicy {
         probe_depth: u32::MAX,
         restart_unit: 0,
         balance_from: DEFAULT_BALANCE_FROM,
+        op_branch: DEFAULT_OP_BRANCH,
     };
 }
 
@@ -1475,9 +1514,13 @@ impl Default for SearchPolicy {
             probe_depth: DEFAULT_PROBE_DEPTH,
             restart_unit: DEFAULT_RESTART_UNIT,
             balance_from: DEFAULT_BALANCE_FROM,
+            op_branch: DEFAULT_OP_BRANCH,
         }
     }
 }
+
+/// The default of [`SearchPolicy::op_branch`].
+pub const DEFAULT_OP_BRANCH: bool = false;
 
 /// The default deepest probing node (see [`SearchPolicy`]); chosen by the tail measurements
 /// documented in docs/calcudoku.md.
@@ -1570,6 +1613,36 @@ impl Search<'_> {
         best
     }
 
+    /// The hidden cage to branch on by operation: of three cells or more, its operation not
+    /// chosen yet, both + and × still reaching its target (as of its last enumeration), with
+    /// the most candidates over its unsettled cells.
+    fn op_cage(&self, st: &State) -> Option<usize> {
+        let b = self.b;
+        let mut best = None;
+        let mut best_t = 0u32;
+        for (i, cage) in b.cages.iter().enumerate() {
+            if cage.cells.len() < 3
+                || !b.cage_hidden(i)
+                || st.op_chosen >> i & 1 != 0
+                || st.alive[i] & (ADD | MUL) != ADD | MUL
+            {
+                continue;
+            }
+            let mut t = 0u32;
+            for &x in &cage.cells {
+                let m = st.cands[x as usize].count_ones();
+                if m > 1 {
+                    t += m;
+                }
+            }
+            if t > best_t {
+                best_t = t;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
     /// The line-block balance and the node's fixpoint in turns until neither removes a value;
     /// false on a contradiction.
     fn balanced(&mut self, st: &mut State, depth: u32) -> bool {
@@ -1612,12 +1685,14 @@ impl Search<'_> {
         }
     }
 
-    /// Returns true when the run must stop (cap reached or the run's node limit hit).
-    fn dfs(&mut self, mut st: State, depth: u32) -> bool {
+    /// The node's own work below the root: count it (stopping the run at its node limit) and
+    /// run its fixpoint; then, past `balance_from` nodes, the balance. `Err(())` when the run
+    /// must stop, `Ok(false)` on a contradiction.
+    fn settle(&mut self, st: &mut State, depth: u32) -> Result<bool, ()> {
         if depth > 0 {
             if self.nodes >= self.limit {
                 self.aborted = true;
-                return true;
+                return Err(());
             }
             self.nodes += 1;
             let rungs = if depth <= self.policy.probe_depth {
@@ -1626,19 +1701,45 @@ impl Search<'_> {
                 self.rungs.without(Rung::Probe)
             };
             self.ctx.fail_at = None;
-            if fixpoint(self.b, &mut st, rungs, &mut self.ctx).is_err() {
+            if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
                 if let Some(c) = self.ctx.fail_at {
                     self.weights[c as usize] += 1;
                 }
-                return false;
+                return Ok(false);
             }
         }
         if self.nodes > self.policy.balance_from {
-            if !self.balanced(&mut st, depth) {
-                return false;
-            }
-        } else if let Some(q) = self.quiet.get_mut(depth as usize) {
+            return Ok(self.balanced(st, depth));
+        }
+        if let Some(q) = self.quiet.get_mut(depth as usize) {
             q.forget();
+        }
+        Ok(true)
+    }
+
+    /// Returns true when the run must stop (cap reached or the run's node limit hit).
+    fn dfs(&mut self, mut st: State, depth: u32) -> bool {
+        match self.settle(&mut st, depth) {
+            Err(()) => true,
+            Ok(false) => false,
+            Ok(true) => self.branch(st, depth),
+        }
+    }
+
+    /// The children of a settled node (see [`Search::dfs`]): its answer at a leaf, else the
+    /// branches on a hidden cage's operation or on the values of a cell.
+    fn branch(&mut self, st: State, depth: u32) -> bool {
+        if self.policy.op_branch
+            && let Some(i) = self.op_cage(&st)
+        {
+            for op in [ADD, MUL] {
+                let mut s2 = st.clone();
+                s2.choose_op(i, op);
+                if self.dfs(s2, depth + 1) {
+                    return true;
+                }
+            }
+            return false;
         }
         let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
@@ -1754,7 +1855,9 @@ pub fn solve_with(
     let count = if found >= cap {
         Count::AtLeast(found)
     } else if exhausted {
-        debug_assert_eq!(s.run_found, found);
+        // An answer whose cage reaches its target both ways is met under both operation
+        // branches: a run meets each answer at least once.
+        debug_assert!(s.run_found >= found);
         Count::Exact(found)
     } else {
         Count::Unknown

@@ -247,3 +247,24 @@ pub fn save_tail(dir: &Path, set: &TimeSet, times: &[BoardTime], count: usize) -
     }
     Ok(())
 }
+
+/// Write every board's time (sets in order, boards in set order) as CSV to `path`, through a
+/// temporary file renamed into place: set, board, cpu_us, wall_us, nodes, answers.
+pub fn write_board_times(path: &Path, sets: &[(&TimeSet, Vec<BoardTime>)]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["set", "board", "cpu_us", "wall_us", "nodes", "answers"])?;
+    for (set, times) in sets {
+        for ((label, _), t) in set.boards.iter().zip(times) {
+            w.write_record([
+                set.name.as_str(),
+                label.as_str(),
+                &format!("{:.1}", t.cpu_ns as f64 / 1e3),
+                &format!("{:.1}", t.wall_ns as f64 / 1e3),
+                &t.nodes.to_string(),
+                &t.count.to_string(),
+            ])?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    crate::engine::atomic::write_atomic(path, &bytes)
+}

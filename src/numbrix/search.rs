@@ -269,8 +269,9 @@ pub fn walk_restarts(
 
 /// Nodes the restarts of [`first_answer`] spend without meeting an answer before the root's
 /// failed-literal pass ([`probe_root`]). Nearly every board meets one well before (sparse 12×12
-/// reveals: median decision about 1,500 nodes, about one in 700 past this); the pass costs one node per root candidate pair and sweep (a few thousand pairs on a
-/// sparse 12×12 root), and each of its nodes is a climb, dearer than a placement of the walks.
+/// reveals: median decision about 1,500 nodes, about one in 700 past this); the pass costs one
+/// node per root candidate pair and sweep (a few thousand pairs on a sparse 12×12 root), and
+/// each of its nodes is a climb, dearer than a placement of the walks.
 /// Measured on 2,700 unselected sparse 12×12 reveals: passes at 32,768 nodes cost 10% more
 /// nodes in all (most boards probed there met an answer soon anyway); at 131,072 the totals
 /// stay within 0.2% and the boards that had hit the node cap are decided.
@@ -305,7 +306,7 @@ pub fn probe_root(ctx: &Ctx, cand: &[Bits], budget: u64) -> (Option<Vec<Bits>>, 
         for (_, c) in order {
             for v in st.cv[c].iter() {
                 if used >= budget {
-                    return (dropped.then(|| st.cv), used);
+                    return (dropped.then_some(st.cv), used);
                 }
                 used += 1;
                 let mut t = st.clone();
@@ -325,7 +326,7 @@ pub fn probe_root(ctx: &Ctx, cand: &[Bits], budget: u64) -> (Option<Vec<Bits>>, 
             }
         }
         if !swept {
-            return (dropped.then(|| st.cv), used);
+            return (dropped.then_some(st.cv), used);
         }
     }
 }
