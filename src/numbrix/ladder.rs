@@ -648,11 +648,9 @@ pub fn edge(ctx: &Ctx, st: &mut State) -> Result<bool, Dead> {
     Ok(any)
 }
 
-/// probe: for cells with the fewest numbers first, try each number, climb the enabled rungs
-/// below the probe, and remove the number on contradiction. Returns after the first removal so
-/// the cheap rungs run again.
-pub fn probe(ctx: &Ctx, st: &mut State, rungs: Rungs, work: &mut Work) -> Result<bool, Dead> {
-    let inner = rungs.without(Rung::Probe);
+/// The open cells (two numbers or more) as (count, cell), fewest numbers first: the order in
+/// which the probes try cells.
+pub fn probe_order(st: &State) -> Vec<(u32, usize)> {
     let mut order: Vec<(u32, usize)> = (0..st.n)
         .filter_map(|c| {
             let k = st.cv[c].count();
@@ -660,7 +658,15 @@ pub fn probe(ctx: &Ctx, st: &mut State, rungs: Rungs, work: &mut Work) -> Result
         })
         .collect();
     order.sort_unstable();
-    for (_, c) in order {
+    order
+}
+
+/// probe: for cells with the fewest numbers first, try each number, climb the enabled rungs
+/// below the probe, and remove the number on contradiction. Returns after the first removal so
+/// the cheap rungs run again.
+pub fn probe(ctx: &Ctx, st: &mut State, rungs: Rungs, work: &mut Work) -> Result<bool, Dead> {
+    let inner = rungs.without(Rung::Probe);
+    for (_, c) in probe_order(st) {
         for v in st.cv[c].iter() {
             work.probes += 1;
             let mut t = st.clone();

@@ -295,15 +295,8 @@ pub fn probe_root(ctx: &Ctx, cand: &[Bits], budget: u64) -> (Option<Vec<Bits>>, 
     let mut used = 0u64;
     let mut dropped = false;
     loop {
-        let mut order: Vec<(u32, usize)> = (0..st.n)
-            .filter_map(|c| {
-                let k = st.cv[c].count();
-                (k > 1).then_some((k, c))
-            })
-            .collect();
-        order.sort_unstable();
         let mut swept = false;
-        for (_, c) in order {
+        for (_, c) in super::ladder::probe_order(&st) {
             for v in st.cv[c].iter() {
                 if used >= budget {
                     return (dropped.then_some(st.cv), used);
