@@ -246,6 +246,23 @@ fn tail_restart_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// The slowest boards of the 1,000-board 9×9 sets (cages up to 6 with hidden signs, up to 8
+/// with signs shown and hidden) under the default policy, two per set
+/// (`examples/calcudoku/tail_1000/`, saved by `calcudoku time --tail-out`).
+fn tail_1000_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("calcudoku_tail_1000");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(5));
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/calcudoku/tail_1000");
+    for (name, b) in boards_in(dir) {
+        g.bench_function(name, |bch| {
+            bch.iter(|| black_box(solve(&b, Rungs::ALL, 2, 1_000_000)))
+        });
+    }
+    g.finish();
+}
+
 /// The line-block balance: one pass over every block and feature, on the fixpoint of the rungs
 /// below the probe (boards of each order with cages up to 8 cells, so that blocks cut cages), and
 /// the open tail boards it decides within a second under the default policy.
@@ -305,6 +322,7 @@ criterion_group!(
     tail_benches,
     tail_probe_everywhere_benches,
     tail_restart_benches,
+    tail_1000_benches,
     balance_benches
 );
 criterion_main!(group);

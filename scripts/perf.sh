@@ -5,8 +5,8 @@
 # cores) and the 1-minute load average when the row started. Run it on an otherwise idle
 # machine: `make perf` (builds the release binary first). Takes a few minutes on 2 cores.
 # `sh scripts/perf.sh long` (`make perf-long`) measures the long figures instead into
-# results/perf_long.csv: the frontier counter to 15x15 and the Calcudoku 9x9 tail sets with and
-# without restarts (about 15 minutes on 2 cores).
+# results/perf_long.csv: the frontier counter to 15x15 and the Calcudoku 9x9 tail sets (1,000
+# boards each) with and without restarts (about 15 minutes on 2 cores).
 set -eu
 MODE=${1:-short}
 BIN=${BIN:-target/release/gridcensus}
@@ -47,14 +47,12 @@ TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]
 if [ "$MODE" = long ]; then
     CMDLINE="gridcensus numbrix census --max-side 15 --walk-max-cells 0"
     measure "numbrix frontier counter to 15x15" '' $BIN numbrix census --max-side 15 --walk-max-cells 0 $R
-    # (balance from, restart unit): the search without the line-block balance, the default, and
-    # the default with restarts.
-    for pol in "off off" "16 off" "16 256"; do
-        set -- $pol
+    # Restart unit: off (one plain depth-first run) and the default (restarts with nogoods).
+    for unit in off 100; do
         for signs in shown hidden; do
-            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --balance-from $1 --restart-unit $2"
-            measure "calcudoku 9x9 largest cage 8 signs $signs balance from $1 restart unit $2" "$TIME_SED" \
-                $BIN calcudoku time --orders 9 --max-cages 8 --boards 100 --signs $signs --balance-from $1 --restart-unit $2
+            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $unit"
+            measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $unit" "$TIME_SED" \
+                $BIN calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $unit
         done
     done
     mkdir -p "$(dirname "$OUT")"

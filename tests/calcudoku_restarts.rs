@@ -227,3 +227,51 @@ fn operation_branches_count_like_the_verifier() {
         "the operation branches changed only {differ} searches"
     );
 }
+
+#[test]
+fn nogoods_keep_every_answer_and_cut_the_restarts() {
+    // Restarts every node or two, with weak rungs: without nogoods each run walks again what the
+    // runs before it walked; with them it may skip only what they finished, so the counts stay
+    // the verifier's and the restarts take fewer nodes in all.
+    let rungs = Rungs::parse("cage,single").unwrap();
+    let with = SearchPolicy {
+        restart_unit: 1,
+        nogoods: true,
+        ..SearchPolicy::default()
+    };
+    let without = SearchPolicy {
+        nogoods: false,
+        ..with
+    };
+    let (mut nodes_with, mut nodes_without, mut fewer) = (0u64, 0u64, 0);
+    for seed in 0..400u64 {
+        let b = board(seed);
+        let cap = 1 + seed % 4;
+        let (want, _) = verify_count(&b, cap);
+        let expect = if want >= cap {
+            Count::AtLeast(cap)
+        } else {
+            Count::Exact(want)
+        };
+        let on = solve_with(&b, rungs, cap, 1_000_000, with);
+        let off = solve_with(&b, rungs, cap, 1_000_000, without);
+        assert_eq!(on.count, expect, "seed {seed} cap {cap}, nogoods on");
+        assert_eq!(off.count, expect, "seed {seed} cap {cap}, nogoods off");
+        for s in &on.solutions {
+            assert!(verify_grid(&b, s), "seed {seed}: invalid answer");
+        }
+        nodes_with += on.nodes;
+        nodes_without += off.nodes;
+        if on.nodes < off.nodes {
+            fewer += 1;
+        }
+    }
+    assert!(
+        nodes_with < nodes_without,
+        "nodes with nogoods {nodes_with}, without {nodes_without}"
+    );
+    assert!(
+        fewer >= 20,
+        "only {fewer} boards took fewer nodes with nogoods"
+    );
+}

@@ -25,8 +25,8 @@ pub struct SearchArgs {
     #[arg(long, default_value = "0")]
     pub probe_depth: String,
     /// Node budget unit of the search's randomised dom/wdeg restarts (the plain first run
-    /// gets 8 units), or `off` for one plain depth-first run (default: off).
-    #[arg(long, default_value = "off")]
+    /// gets 8 units), or `off` for one plain depth-first run (default: 100).
+    #[arg(long, default_value = "100")]
     pub restart_unit: String,
     /// Search nodes after which every node also runs the line-block balance (sums and prime
     /// exponents over blocks of consecutive rows or columns): a number, or `off` (default: 16).
@@ -36,6 +36,11 @@ pub struct SearchArgs {
     /// still reach its target, before branching on cells: `on` or `off` (default: off).
     #[arg(long, default_value = "off")]
     pub op_branch: String,
+    /// Let each restart skip the subtrees earlier runs searched to the end (nogoods recorded
+    /// from restarts; no effect without restarts or with operation branches): `on` or `off`
+    /// (default: on).
+    #[arg(long, default_value = "on")]
+    pub nogoods: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -616,21 +621,22 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
             .parse()
             .map_err(|_| input_error(format!("--balance-from: '{t}' is not a number or 'off'")))?,
     };
-    let op_branch = match a.op_branch.trim() {
-        "on" => true,
-        "off" => false,
-        t => {
-            return Err(input_error(format!(
-                "--op-branch: '{t}' is not 'on' or 'off'"
-            )));
-        }
-    };
     Ok(SearchPolicy {
         probe_depth,
         restart_unit,
         balance_from,
-        op_branch,
+        op_branch: on_off("--op-branch", &a.op_branch)?,
+        nogoods: on_off("--nogoods", &a.nogoods)?,
     })
+}
+
+/// An `on` / `off` switch's value.
+fn on_off(flag: &str, value: &str) -> Result<bool> {
+    match value.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        t => Err(input_error(format!("{flag}: '{t}' is not 'on' or 'off'"))),
+    }
 }
 
 fn cmd_time(a: TimeArgs) -> Result<()> {
@@ -676,12 +682,13 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
         a.search.balance_from.trim(),
         a.search.op_branch.trim(),
+        a.search.nogoods.trim(),
         a.node_cap,
         a.repeats
     );

@@ -1472,18 +1472,20 @@ impl Outcome {
 /// the root), because probing costs a lower-ladder run per candidate at every node it runs at,
 /// and on boards with several answers that cost is paid at every node of a large tree.
 ///
-/// Restarts (off by default): the first run is the plain depth-first search (fewest candidates
-/// first, values in increasing order). When it has used `restart_unit` × [`FIRST_RUN_UNITS`]
-/// nodes without deciding, it stops and randomised runs follow under a budget of
-/// `restart_unit` × the k-th Luby term each. Run k ≥ 1 branches on the cell with the fewest
+/// Restarts (on by default, see [`DEFAULT_RESTART_UNIT`]): the first run is the plain
+/// depth-first search (fewest candidates first, values in increasing order). When it has used
+/// `restart_unit` × [`FIRST_RUN_UNITS`] nodes without deciding, it stops and randomised runs
+/// follow under a budget of `restart_unit` × the k-th Luby term each. Run k ≥ 1 branches on the cell with the fewest
 /// candidates per failure met under it (dom/wdeg: every contradiction a node's fixpoint meets
 /// adds one to the weight of the cage or line where it was met, over all runs, and a cell weighs
 /// its cage, row and column), breaks the remaining ties and orders the values at random (a
 /// stream fixed by k, so a board's verdict, answers and node count never vary). Answers met by any
 /// run are pooled (distinct answers of one board), so a board with two answers is decided as
-/// soon as the runs together have met two, however deep one run is stuck; a run that exhausts
-/// its tree has seen every answer, so its count is exact. Boards the first run decides are
-/// searched exactly as without restarts. `restart_unit` 0 turns restarts off.
+/// soon as the runs together have met two, however deep one run is stuck. With `nogoods` each
+/// run skips the subtrees earlier runs finished ([`Nogoods`]); a run that exhausts what is left
+/// to it has, with the runs before it, seen every answer, so its count is exact. Boards the
+/// first run decides are searched exactly as without restarts. `restart_unit` 0 turns restarts
+/// off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchPolicy {
     /// Deepest search node (1 = the root's children) that still probes; `u32::MAX` = all.
@@ -1496,6 +1498,9 @@ pub struct SearchPolicy {
     /// Branch on the operation (+ or ×) of a hidden cage of three cells or more that still
     /// reaches its target both ways, before branching on a cell.
     pub op_branch: bool,
+    /// Restarts skip the subtrees earlier runs searched to the end (see [`Nogoods`]); no effect
+    /// without restarts, or with operation branches.
+    pub nogoods: bool,
 }
 
 impl SearchPolicy {
@@ -1505,6 +1510,7 @@ impl SearchPolicy {
         restart_unit: 0,
         balance_from: DEFAULT_BALANCE_FROM,
         op_branch: DEFAULT_OP_BRANCH,
+        nogoods: DEFAULT_NOGOODS,
     };
 }
 
@@ -1515,6 +1521,7 @@ impl Default for SearchPolicy {
             restart_unit: DEFAULT_RESTART_UNIT,
             balance_from: DEFAULT_BALANCE_FROM,
             op_branch: DEFAULT_OP_BRANCH,
+            nogoods: DEFAULT_NOGOODS,
         }
     }
 }
@@ -1522,13 +1529,16 @@ impl Default for SearchPolicy {
 /// The default of [`SearchPolicy::op_branch`].
 pub const DEFAULT_OP_BRANCH: bool = false;
 
+/// The default of [`SearchPolicy::nogoods`].
+pub const DEFAULT_NOGOODS: bool = true;
+
 /// The default deepest probing node (see [`SearchPolicy`]); chosen by the tail measurements
 /// documented in docs/calcudoku.md.
 pub const DEFAULT_PROBE_DEPTH: u32 = 0;
 
-/// The default restart unit (see [`SearchPolicy`]): 0, no restarts; the tail measurements in
-/// docs/calcudoku.md show restarts moving the tail both ways.
-pub const DEFAULT_RESTART_UNIT: u64 = 0;
+/// The default restart unit (see [`SearchPolicy`]), chosen with the nogoods by the 1,000-board
+/// tail measurements in docs/calcudoku.md.
+pub const DEFAULT_RESTART_UNIT: u64 = 100;
 
 /// The default of [`SearchPolicy::balance_from`] (docs/calcudoku.md, section The tail).
 pub const DEFAULT_BALANCE_FROM: u64 = 16;
@@ -1563,6 +1573,66 @@ struct Search<'a> {
     /// Per depth: the balance's quiet bounds at the end of the current node there (empty where
     /// that node did not run the balance); a child starts from its parent's.
     quiet: Vec<super::balance::Quiet>,
+    /// The branch of the run being stopped, deepest first (see [`Nogoods`]).
+    stopped: Vec<(u8, u8, u16)>,
+    /// Subtrees earlier runs searched to the end (see [`Nogoods`]).
+    nogoods: Nogoods,
+}
+
+/// Subtrees that earlier runs of a restarting search walked to the end. A run that stops at
+/// its node limit leaves a branch: per depth, the cell branched on, the value being searched
+/// when the run stopped and the values of that cell searched completely before it. Each depth
+/// gives one entry: "the decisions above hold and the cell holds one of its searched values".
+/// Every answer inside such a subtree has been met (answers are pooled over runs), so a later
+/// run may skip it: when all of an entry's decisions hold, the searched values leave the cell;
+/// when all parts but one decision hold, that decision's value leaves its cell. Each run then
+/// walks only what no earlier run finished, and a run that exhausts what is left has, together
+/// with the earlier runs, met every answer. (The reduced nld-nogoods of Lecoutre, Sais, Tabary
+/// and Vidal, "Recording and minimizing nogoods from restarts", 2007.)
+#[derive(Default)]
+struct Nogoods {
+    /// One branch per stopped run, root first: (cell, value searched at the stop, values
+    /// searched completely).
+    branches: Vec<Vec<(u8, u8, u16)>>,
+}
+
+impl Nogoods {
+    fn is_empty(&self) -> bool {
+        self.branches.is_empty()
+    }
+
+    /// Apply every entry to `st`: `None` when one fully holds with nothing left in its cell,
+    /// else whether values were removed.
+    fn propagate(&self, b: &Board, st: &mut State) -> Option<bool> {
+        let mut changed = false;
+        for br in &self.branches {
+            // The one decision above this depth that does not hold yet.
+            let mut open: Option<(u8, u8)> = None;
+            for &(c, v, done) in br {
+                let m = st.cands[c as usize];
+                if m & done != 0 {
+                    match open {
+                        None => changed |= st.narrow(b, c as usize, !done)?,
+                        Some((oc, ov)) if m & !done == 0 => {
+                            changed |= st.narrow(b, oc as usize, !(1u16 << ov))?;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let m = st.cands[c as usize];
+                if m >> v & 1 == 0 {
+                    break;
+                }
+                if m != 1 << v {
+                    if open.is_some() {
+                        break;
+                    }
+                    open = Some((c, v));
+                }
+            }
+        }
+        Some(changed)
+    }
 }
 
 impl Search<'_> {
@@ -1708,6 +1778,20 @@ impl Search<'_> {
                 return Ok(false);
             }
         }
+        if !self.nogoods.is_empty() {
+            let rungs = self.rungs.without(Rung::Probe);
+            loop {
+                match self.nogoods.propagate(self.b, st) {
+                    None => return Ok(false),
+                    Some(false) => break,
+                    Some(true) => {
+                        if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+        }
         if self.nodes > self.policy.balance_from {
             return Ok(self.balanced(st, depth));
         }
@@ -1762,12 +1846,17 @@ impl Search<'_> {
             use rand::seq::SliceRandom;
             vals[..nv].shuffle(rng);
         }
+        let mut done = 0u16;
         for &v in &vals[..nv] {
             let mut s2 = st.clone();
             s2.assign(self.b, best, v);
             if self.dfs(s2, depth + 1) {
+                if self.aborted {
+                    self.stopped.push((best as u8, v as u8, done));
+                }
                 return true;
             }
+            done |= 1 << v;
         }
         false
     }
@@ -1809,6 +1898,8 @@ pub fn solve_with(
         weights: [0; 256],
         balance: None,
         quiet: Vec::new(),
+        stopped: Vec::new(),
+        nogoods: Nogoods::default(),
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).
@@ -1837,6 +1928,11 @@ pub fn solve_with(
             if !s.aborted || s.limit >= node_cap {
                 break;
             }
+            let mut br = std::mem::take(&mut s.stopped);
+            if policy.nogoods && !policy.op_branch {
+                br.reverse();
+                s.nogoods.branches.push(br);
+            }
             run += 1;
         }
         if solved && !s.sols.is_empty() {
@@ -1855,9 +1951,9 @@ pub fn solve_with(
     let count = if found >= cap {
         Count::AtLeast(found)
     } else if exhausted {
-        // An answer whose cage reaches its target both ways is met under both operation
-        // branches: a run meets each answer at least once.
-        debug_assert!(s.run_found >= found);
+        // Without recorded subtrees the last run walked the whole tree, so it met each answer
+        // (an answer whose cage reaches its target both ways under both operation branches).
+        debug_assert!(!s.nogoods.is_empty() || s.run_found >= found);
         Count::Exact(found)
     } else {
         Count::Unknown
