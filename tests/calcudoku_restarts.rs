@@ -18,6 +18,17 @@ fn board(seed: u64) -> Board {
     seeded_board(n, max_cage, seed % 5 == 1, seed).0
 }
 
+/// The independent verifier's answer count up to `cap`, and the count a search must report.
+fn verified(b: &Board, cap: u64) -> (u64, Count) {
+    let (want, _) = verify_count(b, cap);
+    let expect = if want >= cap {
+        Count::AtLeast(cap)
+    } else {
+        Count::Exact(want)
+    };
+    (want, expect)
+}
+
 #[test]
 fn restarts_count_like_the_verifier() {
     // Weak rungs, so that boards need search and the restarts run.
@@ -30,13 +41,8 @@ fn restarts_count_like_the_verifier() {
     for seed in 0..600u64 {
         let b = board(seed);
         let cap = 1 + seed % 4;
-        let (want, _) = verify_count(&b, cap);
+        let (want, expect) = verified(&b, cap);
         let out = solve_with(&b, rungs, cap, 1_000_000, policy);
-        let expect = if want >= cap {
-            Count::AtLeast(cap)
-        } else {
-            Count::Exact(want)
-        };
         assert_eq!(
             out.count,
             expect,
@@ -192,12 +198,7 @@ fn operation_branches_count_like_the_verifier() {
     for seed in 0..400u64 {
         let b = hidden_board(seed);
         let cap = 1 + seed % 6;
-        let (want, _) = verify_count(&b, cap);
-        let expect = if want >= cap {
-            Count::AtLeast(cap)
-        } else {
-            Count::Exact(want)
-        };
+        let (_, expect) = verified(&b, cap);
         let a = solve_with(&b, rungs, cap, 1_000_000, on);
         assert_eq!(
             a.count,
@@ -247,12 +248,7 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
     for seed in 0..400u64 {
         let b = board(seed);
         let cap = 1 + seed % 4;
-        let (want, _) = verify_count(&b, cap);
-        let expect = if want >= cap {
-            Count::AtLeast(cap)
-        } else {
-            Count::Exact(want)
-        };
+        let (_, expect) = verified(&b, cap);
         let on = solve_with(&b, rungs, cap, 1_000_000, with);
         let off = solve_with(&b, rungs, cap, 1_000_000, without);
         assert_eq!(on.count, expect, "seed {seed} cap {cap}, nogoods on");
