@@ -1475,12 +1475,12 @@ impl Outcome {
 /// Restarts (on by default, see [`DEFAULT_RESTART_UNIT`]): the first run is the plain
 /// depth-first search (fewest candidates first, values in increasing order). When it has used
 /// `restart_unit` × [`FIRST_RUN_UNITS`] nodes without deciding, it stops and randomised runs
-/// follow under a budget of `restart_unit` × the k-th Luby term each. Run k ≥ 1 branches on the cell with the fewest
-/// candidates per failure met under it (dom/wdeg: every contradiction a node's fixpoint meets
-/// adds one to the weight of the cage or line where it was met, over all runs, and a cell weighs
-/// its cage, row and column), breaks the remaining ties and orders the values at random (a
-/// stream fixed by k, so a board's verdict, answers and node count never vary). Answers met by any
-/// run are pooled (distinct answers of one board), so a board with two answers is decided as
+/// follow under a budget of `restart_unit` × the k-th Luby term each. Run k ≥ 1 branches on the
+/// cell with the fewest candidates per failure met under it (dom/wdeg: every contradiction a
+/// node's fixpoint meets adds one to the weight of the cage or line where it was met, over all
+/// runs, and a cell weighs its cage, row and column), breaks the remaining ties and orders the
+/// values at random (a stream fixed by k, so a board's verdict, answers and node count never
+/// vary). Answers met by any run are pooled (distinct answers of one board), so a board with two answers is decided as
 /// soon as the runs together have met two, however deep one run is stuck. With `nogoods` each
 /// run skips the subtrees earlier runs finished ([`Nogoods`]); a run that exhausts what is left
 /// to it has, with the runs before it, seen every answer, so its count is exact. Boards the
@@ -1779,6 +1779,8 @@ impl Search<'_> {
             }
         }
         if !self.nogoods.is_empty() {
+            // A contradiction met here follows from a recorded subtree, not from the board's
+            // constraints alone, so it adds to no failure weight.
             let rungs = self.rungs.without(Rung::Probe);
             loop {
                 match self.nogoods.propagate(self.b, st) {
