@@ -1482,10 +1482,10 @@ impl Outcome {
 /// values at random (a stream fixed by k, so a board's verdict, answers and node count never
 /// vary). Answers met by any run are pooled (distinct answers of one board), so a board with two answers is decided as
 /// soon as the runs together have met two, however deep one run is stuck. With `nogoods` each
-/// run skips the subtrees earlier runs finished ([`Nogoods`]); a run that exhausts what is left
-/// to it has, with the runs before it, seen every answer, so its count is exact. Boards the
-/// first run decides are searched exactly as without restarts. `restart_unit` 0 turns restarts
-/// off.
+/// run skips the subtrees earlier runs finished (see `Nogoods` in this module); a run that
+/// exhausts what is left to it has, with the runs before it, seen every answer, so its count is
+/// exact. Boards the first run decides are searched exactly as without restarts. `restart_unit`
+/// 0 turns restarts off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchPolicy {
     /// Deepest search node (1 = the root's children) that still probes; `u32::MAX` = all.
@@ -1498,8 +1498,8 @@ pub struct SearchPolicy {
     /// Branch on the operation (+ or ×) of a hidden cage of three cells or more that still
     /// reaches its target both ways, before branching on a cell.
     pub op_branch: bool,
-    /// Restarts skip the subtrees earlier runs searched to the end (see [`Nogoods`]); no effect
-    /// without restarts, or with operation branches.
+    /// Restarts skip the subtrees earlier runs searched to the end (see `Nogoods` in this
+    /// module); no effect without restarts, or with operation branches.
     pub nogoods: bool,
 }
 
