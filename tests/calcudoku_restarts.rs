@@ -271,3 +271,74 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
         "only {fewer} boards took fewer nodes with nogoods"
     );
 }
+
+#[test]
+fn a_late_root_probe_grades_and_counts_like_a_first_one() {
+    // All rungs, so the root's probe matters; a restart unit of 1 makes the late probe run at
+    // the first restart on every board the first run does not decide, and the default unit
+    // leaves most boards decided without it.
+    use gridcensus::calcudoku::solver::{RootProbe, Rung};
+    let (mut skipped, mut graded_late) = (0u64, 0u64);
+    // Probe-graded boards of the committed bank (orders 5 and 6), read by their grade line.
+    let mut probe_graded = Vec::new();
+    for n in [5, 6] {
+        let dir = format!("{}/bank/calcudoku/{n}x{n}", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        let mut taken = 0;
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            if taken < 20 && text.lines().any(|l| l.starts_with("# grade probe,")) {
+                probe_graded.push(Board::parse(&text, false).unwrap());
+                taken += 1;
+            }
+        }
+    }
+    assert_eq!(probe_graded.len(), 40);
+    for unit in [1u64, 100] {
+        let first = SearchPolicy {
+            restart_unit: unit,
+            root_probe: RootProbe::First,
+            ..SearchPolicy::default()
+        };
+        let late = SearchPolicy {
+            root_probe: RootProbe::Late,
+            ..first
+        };
+        for seed in 0..240u64 {
+            let b = if seed < 40 {
+                probe_graded[seed as usize].clone()
+            } else {
+                board(seed)
+            };
+            let cap = 1 + seed % 3;
+            let (_, expect) = verified(&b, cap);
+            let f = solve_with(&b, Rungs::ALL, cap, 1_000_000, first);
+            let l = solve_with(&b, Rungs::ALL, cap, 1_000_000, late);
+            assert_eq!(f.count, expect, "seed {seed} cap {cap} first");
+            assert_eq!(l.count, expect, "seed {seed} cap {cap} late");
+            assert_eq!(l.grade, f.grade, "seed {seed} cap {cap} unit {unit}");
+            for g in &l.solutions {
+                assert!(verify_grid(&b, g), "seed {seed}: not an answer");
+            }
+            let p = Rung::Probe as usize;
+            if f.grade == gridcensus::calcudoku::Grade::Rung(Rung::Probe) {
+                // The late probe ran to grade the board: the same trace as the first one.
+                assert_eq!(l.root, f.root, "seed {seed} cap {cap} unit {unit}");
+                graded_late += 1;
+            }
+            if l.root[p].removed < f.root[p].removed {
+                skipped += 1;
+            }
+        }
+    }
+    // Both paths are taken: boards decided without the root's probe, and boards graded by it.
+    assert!(
+        skipped >= 10,
+        "only {skipped} boards skipped the root's probe"
+    );
+    assert!(graded_late >= 60, "only {graded_late} probe-graded boards");
+}

@@ -5,7 +5,8 @@ use super::board::{Board, grid_text};
 use super::board::{MAX_CAGE, MAX_ORDER, MIN_ORDER};
 use super::certificate::certified_flips;
 use super::solver::{
-    ALL_RUNGS, Count, Grade, HintEnd, Rung, Rungs, SearchPolicy, hints, solve, solve_with,
+    ALL_RUNGS, Count, Grade, HintEnd, RootProbe, Rung, Rungs, SearchPolicy, hints, solve,
+    solve_with,
 };
 use crate::engine::Records;
 use crate::engine::cli::{DEFAULT_NODE_CAP, DEFAULT_SEED, parse_int_list};
@@ -41,6 +42,11 @@ pub struct SearchArgs {
     /// (default: on).
     #[arg(long, default_value = "on")]
     pub nogoods: String,
+    /// When the root runs the probe rung: `first` (before the search) or `late` (only once the
+    /// plain first run stops undecided, or after the search to grade a board with one answer
+    /// met; grades and counts are the same either way) (default: late).
+    #[arg(long, default_value = "late")]
+    pub root_probe: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -627,6 +633,12 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
         balance_from,
         op_branch: on_off("--op-branch", &a.op_branch)?,
         nogoods: on_off("--nogoods", &a.nogoods)?,
+        root_probe: RootProbe::from_name(a.root_probe.trim()).ok_or_else(|| {
+            input_error(format!(
+                "--root-probe: '{}' is not 'first' or 'late'",
+                a.root_probe.trim()
+            ))
+        })?,
     })
 }
 
@@ -682,13 +694,14 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, root probe {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
         a.search.balance_from.trim(),
         a.search.op_branch.trim(),
         a.search.nogoods.trim(),
+        a.search.root_probe.trim(),
         a.node_cap,
         a.repeats
     );

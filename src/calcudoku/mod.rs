@@ -18,7 +18,7 @@ pub mod verify;
 
 pub use board::{Board, Cage, Op};
 pub use certificate::{Flip, certified_flips};
-pub use solver::{Count, Grade, Outcome, Rung, Rungs, SearchPolicy, solve, solve_with};
+pub use solver::{Count, Grade, Outcome, RootProbe, Rung, Rungs, SearchPolicy, solve, solve_with};
 pub use verify::verify_count;
 pub mod agree;
 pub mod bank;

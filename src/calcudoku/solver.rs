@@ -1467,10 +1467,11 @@ impl Outcome {
 
 /// How search uses the rungs below the root, and how it restarts.
 ///
-/// The root always runs the full ladder of the enabled rungs (the grade and the hints are defined
-/// by it); deeper nodes run the probe rung only down to `probe_depth` (counted in branchings from
-/// the root), because probing costs a lower-ladder run per candidate at every node it runs at,
-/// and on boards with several answers that cost is paid at every node of a large tree.
+/// The root runs the full ladder of the enabled rungs (the grade and the hints are defined by
+/// it), its probe rung before the search or late ([`RootProbe`]); deeper nodes run the probe
+/// rung only down to `probe_depth` (counted in branchings from the root), because probing costs
+/// a lower-ladder run per candidate at every node it runs at, and on boards with several answers
+/// that cost is paid at every node of a large tree.
 ///
 /// Restarts (on by default, see [`DEFAULT_RESTART_UNIT`]): the first run is the plain
 /// depth-first search (fewest candidates first, values in increasing order). When it has used
@@ -1501,6 +1502,39 @@ pub struct SearchPolicy {
     /// Restarts skip the subtrees earlier runs searched to the end (see `Nogoods` in this
     /// module); no effect without restarts, or with operation branches.
     pub nogoods: bool,
+    /// When the root's probe rung runs (see [`RootProbe`]).
+    pub root_probe: RootProbe,
+}
+
+/// When the root runs the probe rung. Either way the grade, the count and the root's rung
+/// trace of a board the search proves unique are the same; only the work differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootProbe {
+    /// Before the search: the root runs the full ladder.
+    First,
+    /// The root runs the rungs below probe; the probe runs on the root's state only when the
+    /// plain first run stops at its budget without deciding (then the runs after it start from
+    /// the probed state), or after the search, to grade a board it met exactly one answer of.
+    /// Boards the plain first run decides skip the root's probe, which on boards with large
+    /// cages costs more than the whole search.
+    Late,
+}
+
+impl RootProbe {
+    pub fn name(self) -> &'static str {
+        match self {
+            RootProbe::First => "first",
+            RootProbe::Late => "late",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<RootProbe> {
+        match s {
+            "first" => Some(RootProbe::First),
+            "late" => Some(RootProbe::Late),
+            _ => None,
+        }
+    }
 }
 
 impl SearchPolicy {
@@ -1511,6 +1545,7 @@ impl SearchPolicy {
         balance_from: DEFAULT_BALANCE_FROM,
         op_branch: DEFAULT_OP_BRANCH,
         nogoods: DEFAULT_NOGOODS,
+        root_probe: DEFAULT_ROOT_PROBE,
     };
 }
 
@@ -1522,6 +1557,7 @@ impl Default for SearchPolicy {
             balance_from: DEFAULT_BALANCE_FROM,
             op_branch: DEFAULT_OP_BRANCH,
             nogoods: DEFAULT_NOGOODS,
+            root_probe: DEFAULT_ROOT_PROBE,
         }
     }
 }
@@ -1531,6 +1567,10 @@ pub const DEFAULT_OP_BRANCH: bool = false;
 
 /// The default of [`SearchPolicy::nogoods`].
 pub const DEFAULT_NOGOODS: bool = true;
+
+/// The default of [`SearchPolicy::root_probe`], chosen by the 1,000-board measurements in
+/// docs/calcudoku.md.
+pub const DEFAULT_ROOT_PROBE: RootProbe = RootProbe::Late;
 
 /// The default deepest probing node (see [`SearchPolicy`]); chosen by the tail measurements
 /// documented in docs/calcudoku.md.
@@ -1803,6 +1843,28 @@ impl Search<'_> {
         Ok(true)
     }
 
+    /// The root's probe (the full ladder) on the root's state `st`, its work added to the
+    /// root's trace `root` and to the totals; false on a contradiction.
+    fn probe_root(&mut self, st: &mut State, root: &mut RungStats) -> bool {
+        let mut c = Ctx::new();
+        c.memo = self.ctx.memo.take();
+        c.stats = *root;
+        let ok = ladder(self.b, st, self.rungs, &mut c).is_ok();
+        self.ctx.memo = c.memo.take();
+        for (t, (new, old)) in self
+            .ctx
+            .stats
+            .iter_mut()
+            .zip(c.stats.iter().zip(root.iter()))
+        {
+            t.removed += new.removed - old.removed;
+            t.settled += new.settled - old.settled;
+            t.fired += new.fired - old.fired;
+        }
+        *root = c.stats;
+        ok
+    }
+
     /// Returns true when the run must stop (cap reached or the run's node limit hit).
     fn dfs(&mut self, mut st: State, depth: u32) -> bool {
         match self.settle(&mut st, depth) {
@@ -1883,8 +1945,16 @@ pub fn solve_with(
     let mut st = State::new(b);
     let mut ctx = Ctx::new();
     ctx.memo = Some(Box::default());
-    let root_ok = ladder(b, &mut st, rungs, &mut ctx).is_ok();
-    let root = ctx.stats;
+    let late = policy.root_probe == RootProbe::Late && rungs.has(Rung::Probe);
+    let first_rungs = if late {
+        rungs.without(Rung::Probe)
+    } else {
+        rungs
+    };
+    let root_ok = ladder(b, &mut st, first_rungs, &mut ctx).is_ok();
+    let mut root = ctx.stats;
+    // The root's probe, not run yet (see `RootProbe::Late`).
+    let mut probe_pending = late && root_ok && !st.solved(b);
     let mut s = Search {
         b,
         rungs,
@@ -1907,7 +1977,7 @@ pub fn solve_with(
     // Whether the last run exhausted its tree (so its count is exact).
     let mut exhausted = false;
     if root_ok {
-        let solved = st.solved(b);
+        let mut solved = st.solved(b);
         let unit = policy.restart_unit;
         let mut run = 0u64;
         loop {
@@ -1921,6 +1991,16 @@ pub fn solve_with(
             s.run_found = 0;
             if run > 0 {
                 s.rng = Some(crate::engine::seed::unit_rng(RESTART_SEED, run));
+            }
+            if run > 0 && probe_pending {
+                probe_pending = false;
+                let ok = s.probe_root(&mut st, &mut root);
+                solved = st.solved(b);
+                if !ok {
+                    // Every answer was met already (none can be left: the probe is sound).
+                    exhausted = true;
+                    break;
+                }
             }
             let stopped = s.dfs(st.clone(), 0);
             if !stopped {
@@ -1936,6 +2016,26 @@ pub fn solve_with(
                 s.nogoods.branches.push(br);
             }
             run += 1;
+        }
+        let found = s.sols.len() as u64;
+        if probe_pending && (found == 1 || (!exhausted && found < cap)) {
+            // The search ended without the root's probe: with one answer met (to grade it as
+            // `RootProbe::First` would: the probe solves the root's state exactly when the
+            // board is unique and probe-graded), or undecided at the node cap (where the probe
+            // may still decide it).
+            let mut st2 = st.clone();
+            if !s.probe_root(&mut st2, &mut root) {
+                exhausted = true;
+            } else if st2.solved(b) {
+                let g = st2.grid(b);
+                if b.is_solution(&g) {
+                    if !s.sols.contains(&g) {
+                        s.sols.push(g);
+                    }
+                    solved = true;
+                }
+                exhausted = true;
+            }
         }
         if solved && !s.sols.is_empty() {
             let top = ALL_RUNGS
