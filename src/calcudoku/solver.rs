@@ -456,6 +456,10 @@ struct Enum<'a> {
     sufmin: [u32; MAX_CAGE + 1],
     sufmax: [u32; MAX_CAGE + 1],
     sufprod: [u64; MAX_CAGE + 1],
+    /// Per position and over suffixes, the most of each prime 2, 3, 5, 7 a product can take
+    /// from the candidates (packed by [`prime_exps`]).
+    posexp: [u32; MAX_CAGE],
+    sufexp: [u32; MAX_CAGE + 1],
     support: [u16; MAX_CAGE],
     need: [u16; 2 * MAX_CAGE],
     nlines: usize,
@@ -485,6 +489,8 @@ impl<'a> Enum<'a> {
             sufmin: [0; MAX_CAGE + 1],
             sufmax: [0; MAX_CAGE + 1],
             sufprod: [1; MAX_CAGE + 1],
+            posexp: [0; MAX_CAGE],
+            sufexp: [0; MAX_CAGE + 1],
             support: [0; MAX_CAGE],
             need: [u16::MAX; 2 * MAX_CAGE],
             nlines,
@@ -507,6 +513,12 @@ impl<'a> Enum<'a> {
             self.sufmin[k] = self.sufmin[k + 1] + lo;
             self.sufmax[k] = self.sufmax[k + 1] + hi;
             self.sufprod[k] = self.sufprod[k + 1].saturating_mul(hi as u64);
+            let mut most = 0u32;
+            for v in bits(c) {
+                most = byte_max(most, VALUE_EXPS[v as usize]);
+            }
+            self.posexp[k] = most;
+            self.sufexp[k] = self.sufexp[k + 1] + most;
         }
     }
 }
@@ -675,25 +687,33 @@ impl Enum<'_> {
     /// Enumerate the product fillings below `vals[..k]` (`PRUNE` as for [`Enum::add`]).
     /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
     /// Records nothing.
-    fn any_mul(&mut self, k: usize, rem: u64) -> bool {
+    /// `ex` is `prime_exps(rem)`.
+    fn any_mul(&mut self, k: usize, rem: u64, ex: u32) -> bool {
         if k == self.size {
             return rem == 1;
         }
         let hi = self.sufprod[k + 1];
         for v in bits(self.avail(k)) {
             let v64 = v as u64;
-            if !rem.is_multiple_of(v64) || rem / v64 > hi {
+            // v divides rem: rem's primes are all in `ex` (see `prime_exps`).
+            if !exps_fit(VALUE_EXPS[v as usize], ex) || rem / v64 > hi {
+                continue;
+            }
+            let ex2 = ex - VALUE_EXPS[v as usize];
+            if !exps_fit(ex2, self.sufexp[k + 1]) {
                 continue;
             }
             self.vals[k] = v as u8;
-            if self.any_mul(k + 1, rem / v64) {
+            if self.any_mul(k + 1, rem / v64, ex2) {
                 return true;
             }
         }
         false
     }
 
-    fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64) {
+    /// `ex` is `prime_exps(rem)`; the pruned enumeration also skips values after which the
+    /// later positions cannot supply the primes 2, 3, 5, 7 the rest of the target holds.
+    fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64, ex: u32) {
         if k == self.size {
             if rem == 1 {
                 self.record();
@@ -701,8 +721,13 @@ impl Enum<'_> {
             return;
         }
         if PRUNE
-            && !self.useful(k, |_, unsup| {
-                bits(unsup).any(|w| rem.is_multiple_of(w as u64))
+            && !self.useful(k, |j, unsup| {
+                // w at position j leaves rem / w for the other later positions.
+                let others = self.sufexp[k] - self.posexp[j];
+                bits(unsup).any(|w| {
+                    let we = VALUE_EXPS[w as usize];
+                    exps_fit(we, ex) && exps_fit(ex - we, others)
+                })
             })
         {
             return;
@@ -710,17 +735,87 @@ impl Enum<'_> {
         let hi = self.sufprod[k + 1];
         for v in bits(self.avail(k)) {
             let v64 = v as u64;
-            if !rem.is_multiple_of(v64) {
+            if !exps_fit(VALUE_EXPS[v as usize], ex) {
                 continue;
             }
             let r = rem / v64;
             if r > hi {
                 continue;
             }
+            let ex2 = ex - VALUE_EXPS[v as usize];
+            if PRUNE && !exps_fit(ex2, self.sufexp[k + 1]) {
+                continue;
+            }
             self.vals[k] = v as u8;
-            self.mul::<PRUNE>(k + 1, r);
+            self.mul::<PRUNE>(k + 1, r, ex2);
         }
     }
+}
+
+// Cell values are at most 9, so 2, 3, 5 and 7 are the only primes a product of them holds.
+const _: () = assert!(super::board::MAX_ORDER < 11);
+
+/// The exponents of 2, 3, 5 and 7 in `x`, one byte each (so that packed exponents compare and
+/// subtract bytewise), or `None` when `x` is 0, holds another prime, or holds one of these more
+/// than 127 times: no product of cell values is then `x`. A product enumeration tests whether
+/// a value divides what is left by these exponents alone.
+#[inline]
+fn prime_exps(mut x: u64) -> Option<u32> {
+    if x == 0 {
+        return None;
+    }
+    let mut packed = 0u32;
+    for (i, p) in [2u64, 3, 5, 7].into_iter().enumerate() {
+        let mut e = 0u32;
+        while x.is_multiple_of(p) {
+            x /= p;
+            e += 1;
+        }
+        if e > 127 {
+            return None;
+        }
+        packed |= e << (8 * i);
+    }
+    (x == 1).then_some(packed)
+}
+
+/// [`prime_exps`] of the values 0..16 (candidate values are below 16).
+const VALUE_EXPS: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut v = 1;
+    while v < 16 {
+        let mut x = v;
+        let mut i = 0;
+        let primes = [2, 3, 5, 7];
+        while i < 4 {
+            while x % primes[i] == 0 {
+                x /= primes[i];
+                t[v] += 1 << (8 * i);
+            }
+            i += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// Bytewise maximum of two packed exponent sets.
+#[inline]
+fn byte_max(a: u32, b: u32) -> u32 {
+    let mut out = 0u32;
+    for i in 0..4 {
+        let sh = 8 * i;
+        out |= ((a >> sh) & 0xff).max((b >> sh) & 0xff) << sh;
+    }
+    out
+}
+
+/// Does every exponent of `need` fit under the same prime's exponent in `have` (both packed,
+/// each byte below 128)?
+#[inline]
+fn exps_fit(need: u32, have: u32) -> bool {
+    const HIGH: u32 = 0x8080_8080;
+    ((have | HIGH) - need) & HIGH == HIGH
 }
 
 #[inline]
@@ -827,14 +922,19 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                     alive |= 1;
                 }
             }
-            if do_mul && t.is_multiple_of(prod) {
-                f.mul::<true>(0, t / prod);
+            let exps = if t.is_multiple_of(prod) {
+                prime_exps(t / prod)
+            } else {
+                None
+            };
+            if do_mul && let Some(ex) = exps {
+                f.mul::<true>(0, t / prod, ex);
                 // With fillings of + recorded first, the pruned × enumeration may skip every
                 // × filling; whether one exists is then found apart.
                 let mul_found = if alive == 0 {
                     f.found
                 } else {
-                    f.any_mul(0, t / prod)
+                    f.any_mul(0, t / prod, ex)
                 };
                 if mul_found {
                     alive |= if b.cage_hidden(i) { 2 } else { 1 };
@@ -2189,8 +2289,10 @@ mod tests {
         if (hidden || cage.op == Op::Add) && t <= 16 * 9 {
             e.add::<false>(0, t as i32);
         }
-        if hidden || cage.op == Op::Mul {
-            e.mul::<false>(0, t);
+        if (hidden || cage.op == Op::Mul)
+            && let Some(ex) = prime_exps(t)
+        {
+            e.mul::<false>(0, t, ex);
         }
         result(&e, 0)
     }
