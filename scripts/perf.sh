@@ -6,7 +6,7 @@
 # machine: `make perf` (builds the release binary first). Takes a few minutes on 2 cores.
 # `sh scripts/perf.sh long` (`make perf-long`) measures the long figures instead into
 # results/perf_long.csv: the frontier counter to 15x15 and the Calcudoku 9x9 tail sets (1,000
-# boards each) with and without restarts (about 15 minutes on 2 cores).
+# boards each) under three search policies (about 20 minutes on 2 cores).
 set -eu
 MODE=${1:-short}
 BIN=${BIN:-target/release/gridcensus}
@@ -47,12 +47,14 @@ TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]
 if [ "$MODE" = long ]; then
     CMDLINE="gridcensus numbrix census --max-side 15 --walk-max-cells 0"
     measure "numbrix frontier counter to 15x15" '' $BIN numbrix census --max-side 15 --walk-max-cells 0 $R
-    # Restart unit: off (one plain depth-first run) and the default (restarts with nogoods).
-    for unit in off 100; do
+    # Three search policies: one plain depth-first run with the root's probe first; restarts
+    # with nogoods (unit 100), probe first; and the default (the same restarts, probe late).
+    for policy in "off first" "100 first" "100 late"; do
+        set -- $policy
         for signs in shown hidden; do
-            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $unit"
-            measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $unit" "$TIME_SED" \
-                $BIN calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $unit
+            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2"
+            measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $1 root probe $2" "$TIME_SED" \
+                $BIN calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2
         done
     done
     mkdir -p "$(dirname "$OUT")"
