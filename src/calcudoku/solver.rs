@@ -684,10 +684,8 @@ impl Enum<'_> {
         }
     }
 
-    /// Enumerate the product fillings below `vals[..k]` (`PRUNE` as for [`Enum::add`]).
     /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
-    /// Records nothing.
-    /// `ex` is `prime_exps(rem)`.
+    /// Records nothing. `ex` is `prime_exps(rem)`.
     fn any_mul(&mut self, k: usize, rem: u64, ex: u32) -> bool {
         if k == self.size {
             return rem == 1;
@@ -711,8 +709,9 @@ impl Enum<'_> {
         false
     }
 
-    /// `ex` is `prime_exps(rem)`; the pruned enumeration also skips values after which the
-    /// later positions cannot supply the primes 2, 3, 5, 7 the rest of the target holds.
+    /// Enumerate the product fillings below `vals[..k]` (`PRUNE` as for [`Enum::add`]). `ex`
+    /// is `prime_exps(rem)`; the pruned enumeration also skips values after which the later
+    /// positions cannot supply the primes 2, 3, 5, 7 the rest of the target holds.
     fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64, ex: u32) {
         if k == self.size {
             if rem == 1 {
@@ -779,7 +778,8 @@ fn prime_exps(mut x: u64) -> Option<u32> {
     (x == 1).then_some(packed)
 }
 
-/// [`prime_exps`] of the values 0..16 (candidate values are below 16).
+/// [`prime_exps`] of the values below 16, except 11 and 13, which map to 0: their primes are
+/// not in the packing (no cell holds them, cell values being at most 9).
 const VALUE_EXPS: [u32; 16] = {
     let mut t = [0u32; 16];
     let mut v = 1;
