@@ -30,13 +30,8 @@ fn feature(fi: usize, v: u32) -> i32 {
     if fi == 0 {
         return v as i32;
     }
-    let p = PRIMES[fi];
-    let (mut v, mut e) = (v, 0);
-    while v > 0 && v.is_multiple_of(p) {
-        v /= p;
-        e += 1;
-    }
-    e
+    // The exponents of 2, 3, 5, 7 come packed a byte each, in the order of `PRIMES[1..]`.
+    (super::solver::VALUE_EXPS[v as usize] >> (8 * (fi - 1)) & 0xff) as i32
 }
 
 /// Per feature and candidate mask: the least and greatest feature of its values; per feature

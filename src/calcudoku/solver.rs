@@ -759,40 +759,36 @@ const _: () = assert!(super::board::MAX_ORDER < 11);
 /// than 127 times: no product of cell values is then `x`. A product enumeration tests whether
 /// a value divides what is left by these exponents alone.
 #[inline]
-fn prime_exps(mut x: u64) -> Option<u32> {
+const fn prime_exps(mut x: u64) -> Option<u32> {
     if x == 0 {
         return None;
     }
+    let primes = [2u64, 3, 5, 7];
     let mut packed = 0u32;
-    for (i, p) in [2u64, 3, 5, 7].into_iter().enumerate() {
+    let mut i = 0;
+    while i < 4 {
         let mut e = 0u32;
-        while x.is_multiple_of(p) {
-            x /= p;
+        while x.is_multiple_of(primes[i]) {
+            x /= primes[i];
             e += 1;
         }
         if e > 127 {
             return None;
         }
         packed |= e << (8 * i);
+        i += 1;
     }
-    (x == 1).then_some(packed)
+    if x == 1 { Some(packed) } else { None }
 }
 
-/// [`prime_exps`] of the values below 16, except 11 and 13, which map to 0: their primes are
-/// not in the packing (no cell holds them, cell values being at most 9).
-const VALUE_EXPS: [u32; 16] = {
+/// [`prime_exps`] of the values below 16, 0 where it has none (0, 11 and 13: no cell holds
+/// them, cell values being at most 9).
+pub(super) const VALUE_EXPS: [u32; 16] = {
     let mut t = [0u32; 16];
-    let mut v = 1;
+    let mut v = 0;
     while v < 16 {
-        let mut x = v;
-        let mut i = 0;
-        let primes = [2, 3, 5, 7];
-        while i < 4 {
-            while x % primes[i] == 0 {
-                x /= primes[i];
-                t[v] += 1 << (8 * i);
-            }
-            i += 1;
+        if let Some(e) = prime_exps(v as u64) {
+            t[v] = e;
         }
         v += 1;
     }
@@ -1621,13 +1617,6 @@ pub enum RootProbe {
 }
 
 impl RootProbe {
-    pub fn name(self) -> &'static str {
-        match self {
-            RootProbe::First => "first",
-            RootProbe::Late => "late",
-        }
-    }
-
     pub fn from_name(s: &str) -> Option<RootProbe> {
         match s {
             "first" => Some(RootProbe::First),
