@@ -281,6 +281,9 @@ impl Balance {
         let mut ch = [0i32; MAX_CELLS];
         let mut inl = [0i32; MAX_CELLS];
         let mut inh = [0i32; MAX_CELLS];
+        // Per cage in the block: the least and greatest total of its part inside it.
+        let mut pl = [0i32; MAX_CELLS];
+        let mut ph = [0i32; MAX_CELLS];
         let mut seen = [u32::MAX; MAX_CELLS];
         let mut touched = [0usize; MAX_CELLS];
         let mut nt;
@@ -321,6 +324,11 @@ impl Balance {
                 cl[i] = a;
                 ch[i] = z;
             }
+            // Each cage's window of this feature under its operations still reached.
+            let mut win = [(0i32, 0i32); MAX_CELLS];
+            for (w, (ws, &m)) in win.iter_mut().zip(self.window.iter().zip(wm.iter())) {
+                *w = ws[m as usize][fi];
+            }
             for orient in 0..2 {
                 let line_of = |c: usize| if orient == 0 { c / n } else { c % n };
                 for i in 0..b.cages.len() {
@@ -336,6 +344,9 @@ impl Balance {
                     nt = 0;
                     pass += 1;
                     let stamp = pass;
+                    // The sums of the parts' bounds over the cages in `touched`, kept as the
+                    // block grows by one line: only the cages on the new line change parts.
+                    let (mut slo, mut shi) = (0i32, 0i32);
                     for a1 in a0..n {
                         for &i in &self.line_cages[orient][a1] {
                             let i = i as usize;
@@ -345,32 +356,36 @@ impl Balance {
                                 inh[i] = 0;
                                 touched[nt] = i;
                                 nt += 1;
+                            } else {
+                                slo -= pl[i];
+                                shi -= ph[i];
                             }
                             inl[i] += il[i][a1];
                             inh[i] += ih[i][a1];
+                            // The part inside the block: its cells' bounds, and the window
+                            // less the most and least its cells outside can take.
+                            let (wl, wh) = win[i];
+                            pl[i] = inl[i].max(wl - (ch[i] - inh[i]));
+                            ph[i] = inh[i].min(wh - (cl[i] - inl[i]));
+                            slo += pl[i];
+                            shi += ph[i];
                         }
                         if orient == 1 && a0 == 0 && a1 == n - 1 {
                             continue; // the whole board, already seen as rows
                         }
                         let total = (a1 - a0 + 1) as i32 * self.line_total[fi];
-                        let (mut slo, mut shi) = (0i32, 0i32);
-                        for &i in &touched[..nt] {
-                            let (wl, wh) = self.window[i][wm[i] as usize][fi];
-                            slo += inl[i].max(wl - (ch[i] - inh[i]));
-                            shi += inh[i].min(wh - (cl[i] - inl[i]));
-                        }
                         if slo > total || shi < total {
                             return None;
                         }
                         let (gap_lo, gap_hi) = (total - slo, shi - total);
+                        let gap = gap_lo.min(gap_hi);
                         for &i in &touched[..nt] {
-                            let (wl, wh) = self.window[i][wm[i] as usize][fi];
-                            let (ol, oh) = (cl[i] - inl[i], ch[i] - inh[i]);
-                            let l = inl[i].max(wl - oh);
-                            let h = inh[i].min(wh - ol);
-                            if h - l <= gap_lo.min(gap_hi) {
+                            let (l, h) = (pl[i], ph[i]);
+                            if h - l <= gap {
                                 continue;
                             }
+                            let (wl, wh) = win[i];
+                            let (ol, oh) = (cl[i] - inl[i], ch[i] - inh[i]);
                             // The cage's part inside the block, and its part outside.
                             let (a, z) = ((h - gap_hi).max(l), (l + gap_lo).min(h));
                             let (oa, oz) = ((wl - z).max(ol), (wh - a).min(oh));
