@@ -1,6 +1,10 @@
 //! The command line: one subcommand per puzzle (each puzzle owns its sub-subcommands in
 //! `<puzzle>/cli.rs`) plus the cross-cutting jobs `merge` and `report`.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use crate::engine::shard::read_header;
 use crate::error::input_error;
 use anyhow::Result;

@@ -1,5 +1,9 @@
 //! `gridcensus calcudoku ...` subcommands: solve, hint, generate.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::agree::{AGREE_FILE, AGREE_KIND, AgreeJob, Tally, aggregate, agree_csv};
 use super::board::{Board, grid_text};
 use super::board::{MAX_CAGE, MAX_ORDER, MIN_ORDER};

@@ -1448,7 +1448,7 @@ pub fn ladder(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
 }
 
 /// The same fixpoint as [`ladder`], reached cheapest first: `single` and `hidden` run to their
-/// own fixpoint before any cage is enumerated, cages under [`MEMO_MIN_CAGE`] cells before the
+/// own fixpoint before any cage is enumerated, cages under `MEMO_MIN_CAGE` (5) cells before the
 /// larger ones, and after each large cage that removes something the cheap rungs run again
 /// before the next large enumeration; `must`, `subset` and `probe` run only when everything
 /// below is stable. Every rung only removes values and removes at least as much from fewer

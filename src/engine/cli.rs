@@ -1,6 +1,10 @@
 //! The engine's command-line face: the argument group every job subcommand flattens in, and the
 //! function that runs a job from those arguments (whole, one shard, or resumed).
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::manifest::{Manifest, RunRecord};
 use super::run::{RunOptions, Shard, run};
 use super::shard::write_partial_file;

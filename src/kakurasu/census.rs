@@ -2,8 +2,8 @@
 //! target vectors (row targets, column targets) occur, how many of them have exactly one shading
 //! (uniquely solvable boards), and the largest number of shadings sharing one vector. The result
 //! is the full *fibre-size histogram*: `h[k]` = number of target vectors with exactly k shadings,
-//! so that Σ h[k] is the number of distinct vectors, h[1] the unique ones, the top index the
-//! largest fibre, and Σ k·h[k] = 2^(n²) is a built-in completeness check.
+//! so that Σ h\[k\] is the number of distinct vectors, h\[1\] the unique ones, the top index the
+//! largest fibre, and Σ k·h\[k\] = 2^(n²) is a built-in completeness check.
 //!
 //! # Method (no shading is hashed)
 //!

@@ -1,5 +1,9 @@
 //! `gridcensus kakurasu ...` subcommands: solve, hint, generate, difficulty, census.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::census::{CENSUS_FILE, CensusJob, CensusSummary, FIBRES_FILE, MAX_CENSUS_N};
 use super::difficulty::{DEFAULT_BOARDS, DEFAULT_SEED, DifficultyJob, DifficultyTotals};
 use super::rules::{Fixpoint, RuleSet, State, fixpoint, next_hint};

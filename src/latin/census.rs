@@ -10,7 +10,7 @@
 //! Rows 2..n−1 (0-based) can be put in any order, so count only completions whose rows 2..
 //! are sorted by first-column symbol, and multiply by (n−2)!. Hence
 //!
-//!   hist_R[k] = Σ_types N(type) · C_k(rep(type)) / (n − 1)
+//!   hist_R\[k\] = Σ_types N(type) · C_k(rep(type)) / (n − 1)
 //!
 //! where N(type) is the number of derangements of that cycle type and C_k counts sorted
 //! completions with k intercalates.
@@ -20,7 +20,7 @@
 //! counted by C_k(d) has n − 2 rows after row 1, and each of them can play r with the others
 //! sorted, so Σ_r C3_k(id, d, r) = (n − 2) · C_k(d) and
 //!
-//!   hist_R[k] = Σ_types N(type) · Σ_r C3_k(id, rep(type), r) / ((n − 1)(n − 2)).
+//!   hist_R\[k\] = Σ_types N(type) · Σ_r C3_k(id, rep(type), r) / ((n − 1)(n − 2)).
 //!
 //! C3 is invariant under isotopy of the rectangle (permuting its three rows, its columns, its
 //! symbols maps completions onto completions with the same intercalate count), so the pairs

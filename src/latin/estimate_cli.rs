@@ -12,6 +12,10 @@
 //!
 //! Both are keyed tables: a run replaces the rows of the orders it computed and keeps the rest.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::census_csv::{CENSUS_FILE, read_census, summarize};
 use super::estimate::{
     Estimate, EstimateJob, MAX_ORDER, MIN_ORDER, UnitDraw, Z95, Z99, default_depth,

@@ -11,8 +11,8 @@
 //! (`cs`). Only the three lines through the −1 cell of an improper cube hold two 1s; their second
 //! 1 is kept in `ez`, `ey`, `ex`. So a move never scans a line:
 //!
-//! * proper state: pick a 0-cell (x, y, z) uniformly among the n³ − n² of them; x1 = cs[y][z],
-//!   y1 = rs[x][z], z1 = rc[x][y] are the 1s on its three lines;
+//! * proper state: pick a 0-cell (x, y, z) uniformly among the n³ − n² of them; x1 = cs\[y\]\[z\],
+//!   y1 = rs\[x\]\[z\], z1 = rc\[x\]\[y\] are the 1s on its three lines;
 //! * improper state with −1 at (x, y, z): pick x1, y1, z1 each uniformly among the two 1s of its
 //!   line;
 //!

@@ -1,5 +1,9 @@
 //! `gridcensus latin samplers`: the Jacobson–Matthews sampler study.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::census_csv::{CENSUS_FILE, read_census};
 use super::samplers::Reader;
 use super::study::{

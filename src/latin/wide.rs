@@ -40,7 +40,7 @@ impl Row {
 }
 
 /// Intercalates (2×2 Latin subsquares) between two disjoint rows: column pairs c < d with
-/// a[c] = b[d] and a[d] = b[c].
+/// a\[c\] = b\[d\] and a\[d\] = b\[c\].
 pub fn row_intercalates(n: usize, a: &Row, b: &Row) -> u32 {
     let mut col_in_b = [0u8; 16];
     for c in 0..n {

@@ -1,5 +1,9 @@
 //! `gridcensus numbrix ...` subcommands.
 
+// The doc comments of the argument structs are the command-line help, written for a terminal
+// (`[OPTIONS]`, `<results>/...`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use super::board::{Board, format_grid};
 use super::census::cli as census_cli;
 use super::ladder::{Rung, Rungs};

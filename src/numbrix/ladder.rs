@@ -204,9 +204,9 @@ impl Ctx {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub n: usize,
-    /// cv[c]: the numbers (0-based) cell c may hold.
+    /// cv\[c\]: the numbers (0-based) cell c may hold.
     pub cv: Vec<Bits>,
-    /// vc[v]: the cells number v (0-based) may sit in.
+    /// vc\[v\]: the cells number v (0-based) may sit in.
     pub vc: Vec<Bits>,
     /// Candidate removals so far.
     pub elims: u64,
