@@ -684,25 +684,45 @@ impl Enum<'_> {
         }
     }
 
+    /// Value `v` at position `k` of a product enumeration with `rem` left (`ex` =
+    /// `prime_exps(rem)`): what is left after it and its exponents, or `None` when `v` does not
+    /// divide `rem` (its exponents do not fit in `ex`), leaves more than the later positions'
+    /// largest values make, or (`PRUNE`) leaves primes the later positions cannot supply.
+    #[inline]
+    fn mul_step<const PRUNE: bool>(
+        &self,
+        k: usize,
+        rem: u64,
+        ex: u32,
+        v: u32,
+    ) -> Option<(u64, u32)> {
+        let ve = VALUE_EXPS[v as usize];
+        if !exps_fit(ve, ex) {
+            return None;
+        }
+        let r = rem / v as u64;
+        if r > self.sufprod[k + 1] {
+            return None;
+        }
+        let ex2 = ex - ve;
+        if PRUNE && !exps_fit(ex2, self.sufexp[k + 1]) {
+            return None;
+        }
+        Some((r, ex2))
+    }
+
     /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
     /// Records nothing. `ex` is `prime_exps(rem)`.
     fn any_mul(&mut self, k: usize, rem: u64, ex: u32) -> bool {
         if k == self.size {
             return rem == 1;
         }
-        let hi = self.sufprod[k + 1];
         for v in bits(self.avail(k)) {
-            let v64 = v as u64;
-            // v divides rem: rem's primes are all in `ex` (see `prime_exps`).
-            if !exps_fit(VALUE_EXPS[v as usize], ex) || rem / v64 > hi {
+            let Some((r, ex2)) = self.mul_step::<true>(k, rem, ex, v) else {
                 continue;
-            }
-            let ex2 = ex - VALUE_EXPS[v as usize];
-            if !exps_fit(ex2, self.sufexp[k + 1]) {
-                continue;
-            }
+            };
             self.vals[k] = v as u8;
-            if self.any_mul(k + 1, rem / v64, ex2) {
+            if self.any_mul(k + 1, r, ex2) {
                 return true;
             }
         }
@@ -731,20 +751,10 @@ impl Enum<'_> {
         {
             return;
         }
-        let hi = self.sufprod[k + 1];
         for v in bits(self.avail(k)) {
-            let v64 = v as u64;
-            if !exps_fit(VALUE_EXPS[v as usize], ex) {
+            let Some((r, ex2)) = self.mul_step::<PRUNE>(k, rem, ex, v) else {
                 continue;
-            }
-            let r = rem / v64;
-            if r > hi {
-                continue;
-            }
-            let ex2 = ex - VALUE_EXPS[v as usize];
-            if PRUNE && !exps_fit(ex2, self.sufexp[k + 1]) {
-                continue;
-            }
+            };
             self.vals[k] = v as u8;
             self.mul::<PRUNE>(k + 1, r, ex2);
         }
@@ -1842,21 +1852,26 @@ impl Search<'_> {
         best
     }
 
+    /// The rungs of a search node's fixpoint: the probe only from depth 1 down to
+    /// `probe_depth` (the root's ladder has its own probe, see [`RootProbe`]).
+    fn node_rungs(&self, depth: u32) -> Rungs {
+        if depth > 0 && depth <= self.policy.probe_depth {
+            self.rungs
+        } else {
+            self.rungs.without(Rung::Probe)
+        }
+    }
+
     /// The line-block balance and the node's fixpoint in turns until neither removes a value;
     /// false on a contradiction.
     fn balanced(&mut self, st: &mut State, depth: u32) -> bool {
         if st.solved(self.b) {
             return true;
         }
+        let rungs = self.node_rungs(depth);
         let bal = self
             .balance
             .get_or_insert_with(|| super::balance::Balance::new(self.b));
-        // The root's ladder has probed already; below it the probe depth decides.
-        let rungs = if depth > 0 && depth <= self.policy.probe_depth {
-            self.rungs
-        } else {
-            self.rungs.without(Rung::Probe)
-        };
         let d = depth as usize;
         if self.quiet.len() <= d {
             self.quiet.resize_with(d + 1, Default::default);
@@ -1894,11 +1909,7 @@ impl Search<'_> {
                 return Err(());
             }
             self.nodes += 1;
-            let rungs = if depth <= self.policy.probe_depth {
-                self.rungs
-            } else {
-                self.rungs.without(Rung::Probe)
-            };
+            let rungs = self.node_rungs(depth);
             self.ctx.fail_at = None;
             if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
                 if let Some(c) = self.ctx.fail_at {
