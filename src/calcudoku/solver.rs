@@ -141,6 +141,9 @@ pub struct Ctx {
 /// `Ctx::fail_at` of line `l` is `LINE_FAIL + l` (cage indices stay below it).
 const LINE_FAIL: u8 = 128;
 
+/// No position (see `Enum::first_unsup`).
+const NO_POS: usize = usize::MAX;
+
 /// Cages of at least this many cells have their enumerations remembered.
 const MEMO_MIN_CAGE: usize = 5;
 /// The memo is cleared when it reaches this many entries.
@@ -448,7 +451,6 @@ fn action(ctx: &mut Ctx, changed: bool, reason: impl FnOnce() -> String) -> Resu
 
 struct Enum<'a> {
     size: usize,
-    conf: &'a [u16],
     pl: &'a [(u8, u8)],
     cand: [u16; MAX_CAGE],
     vals: [u8; MAX_CAGE],
@@ -462,6 +464,12 @@ struct Enum<'a> {
     sufexp: [u32; MAX_CAGE + 1],
     support: [u16; MAX_CAGE],
     need: [u16; 2 * MAX_CAGE],
+    /// Per line: the values the prefix `vals[..k]` puts on it (kept by [`Enum::push`] and
+    /// [`Enum::pop`]; positions sharing a line hold different values, so each bit has one
+    /// owner).
+    lm: [u16; 2 * MAX_CAGE],
+    /// The first prefix position whose value it does not support yet, or `NO_POS`.
+    first_unsup: usize,
     nlines: usize,
     found: bool,
     /// Positions whose support is still short of their candidates.
@@ -473,16 +481,9 @@ struct Enum<'a> {
 impl<'a> Enum<'a> {
     /// An enumeration of `size` positions with their conflicts, lines and candidates; nothing
     /// recorded yet. The target bounds are set by [`Enum::set_bounds`] before enumerating.
-    fn new(
-        size: usize,
-        conf: &'a [u16],
-        pl: &'a [(u8, u8)],
-        cand: [u16; MAX_CAGE],
-        nlines: usize,
-    ) -> Self {
+    fn new(size: usize, pl: &'a [(u8, u8)], cand: [u16; MAX_CAGE], nlines: usize) -> Self {
         Enum {
             size,
-            conf,
             pl,
             cand,
             vals: [0; MAX_CAGE],
@@ -493,6 +494,8 @@ impl<'a> Enum<'a> {
             sufexp: [0; MAX_CAGE + 1],
             support: [0; MAX_CAGE],
             need: [u16::MAX; 2 * MAX_CAGE],
+            lm: [0; 2 * MAX_CAGE],
+            first_unsup: NO_POS,
             nlines,
             found: false,
             open: ((1u32 << size) - 1) as u16,
@@ -560,30 +563,48 @@ impl Enum<'_> {
         }
     }
 
+    /// The candidates of position `k` that no prefix position sharing a line with it holds.
     #[inline]
     fn avail(&self, k: usize) -> u16 {
-        let mut used = 0u16;
-        let mut m = self.conf[k];
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            m &= m - 1;
-            used |= 1 << self.vals[j];
-        }
-        self.cand[k] & !used
+        let (r, c) = self.pl[k];
+        self.cand[k] & !(self.lm[r as usize] | self.lm[c as usize])
     }
 
+    /// Put `v` at position `k` (the prefix is `vals[..k]`, `v` one of `avail(k)`).
+    #[inline]
+    fn push(&mut self, k: usize, v: u32) {
+        self.vals[k] = v as u8;
+        let bit = 1u16 << v;
+        let (r, c) = self.pl[k];
+        debug_assert!((self.lm[r as usize] | self.lm[c as usize]) & bit == 0);
+        self.lm[r as usize] ^= bit;
+        self.lm[c as usize] ^= bit;
+        if self.first_unsup == NO_POS && self.support[k] & bit == 0 {
+            self.first_unsup = k;
+        }
+    }
+
+    /// Take position `k`'s value off the prefix (the last one pushed).
+    #[inline]
+    fn pop(&mut self, k: usize) {
+        let bit = 1u16 << self.vals[k];
+        let (r, c) = self.pl[k];
+        self.lm[r as usize] ^= bit;
+        self.lm[c as usize] ^= bit;
+        if self.first_unsup == k {
+            self.first_unsup = NO_POS;
+        }
+    }
+
+    /// Record the filling `vals` (every position pushed).
     #[inline]
     fn record(&mut self) {
-        let mut lm = [0u16; 2 * MAX_CAGE];
         for k in 0..self.size {
-            let bit = 1u16 << self.vals[k];
-            self.support[k] |= bit;
-            let (r, c) = self.pl[k];
-            lm[r as usize] |= bit;
-            lm[c as usize] |= bit;
+            self.support[k] |= 1u16 << self.vals[k];
         }
+        self.first_unsup = NO_POS;
         let mut needy = false;
-        for (nd, m) in self.need.iter_mut().zip(lm.iter()).take(self.nlines) {
+        for (nd, m) in self.need.iter_mut().zip(self.lm.iter()).take(self.nlines) {
             *nd &= m;
             needy |= *nd != 0;
         }
@@ -611,31 +632,18 @@ impl Enum<'_> {
     /// check this against the plain enumeration and against the unpruned one).
     #[inline]
     fn useful(&self, k: usize, reach: impl Fn(usize, u16) -> bool) -> bool {
-        let mut lm = [0u16; 2 * MAX_CAGE];
-        for j in 0..k {
-            let bit = 1u16 << self.vals[j];
-            if self.support[j] & bit == 0 {
-                return true;
-            }
-            let (r, c) = self.pl[j];
-            lm[r as usize] |= bit;
-            lm[c as usize] |= bit;
+        if self.first_unsup != NO_POS {
+            return true;
         }
+        let lm = &self.lm;
         if self.needy && (0..self.nlines).any(|l| self.need[l] & !lm[l] != 0) {
             return true;
         }
-        let prefix = ((1u32 << k) - 1) as u16;
         let mut o = self.open >> k << k;
         while o != 0 {
             let j = o.trailing_zeros() as usize;
             o &= o - 1;
-            let mut unsup = self.cand[j] & !self.support[j];
-            let mut m = self.conf[j] & prefix;
-            while m != 0 && unsup != 0 {
-                let p = m.trailing_zeros() as usize;
-                m &= m - 1;
-                unsup &= !(1u16 << self.vals[p]);
-            }
+            let unsup = self.avail(j) & !self.support[j];
             if unsup != 0 && reach(j, unsup) {
                 return true;
             }
@@ -679,8 +687,9 @@ impl Enum<'_> {
             if r > hi {
                 continue;
             }
-            self.vals[k] = v as u8;
+            self.push(k, v);
             self.add::<PRUNE>(k + 1, r);
+            self.pop(k);
         }
     }
 
@@ -721,8 +730,10 @@ impl Enum<'_> {
             let Some((r, ex2)) = self.mul_step::<true>(k, rem, ex, v) else {
                 continue;
             };
-            self.vals[k] = v as u8;
-            if self.any_mul(k + 1, r, ex2) {
+            self.push(k, v);
+            let found = self.any_mul(k + 1, r, ex2);
+            self.pop(k);
+            if found {
                 return true;
             }
         }
@@ -755,8 +766,9 @@ impl Enum<'_> {
             let Some((r, ex2)) = self.mul_step::<PRUNE>(k, rem, ex, v) else {
                 continue;
             };
-            self.vals[k] = v as u8;
+            self.push(k, v);
             self.mul::<PRUNE>(k + 1, r, ex2);
+            self.pop(k);
         }
     }
 }
@@ -846,14 +858,15 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
     let cage = &b.cages[i];
     let size = cage.cells.len();
     let nlines = b.cage_lines[i].len();
-    let mut e = Enum::new(size, &b.cage_conf[i], &b.cage_pos_lines[i], *cand, nlines);
+    let mut e = Enum::new(size, &b.cage_pos_lines[i], *cand, nlines);
     let t = cage.target;
     let mut alive = 0u8;
     match size {
         1 => {
             if t < 16 && e.cand[0] >> t & 1 != 0 {
-                e.vals[0] = t as u8;
+                e.push(0, t as u32);
                 e.record();
+                e.pop(0);
                 alive = 1;
             }
         }
@@ -874,9 +887,11 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                     }
                     if m != 0 {
                         alive |= m;
-                        e.vals[0] = x as u8;
-                        e.vals[1] = y as u8;
+                        e.push(0, x);
+                        e.push(1, y);
                         e.record();
+                        e.pop(1);
+                        e.pop(0);
                     }
                 }
             }
@@ -893,7 +908,6 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                 (cage.op == Op::Add, cage.op == Op::Mul)
             };
             let mut idx = [0usize; MAX_CAGE];
-            let mut conf = [0u16; MAX_CAGE];
             let mut pl = [(0u8, 0u8); MAX_CAGE];
             let mut on_line = [0u16; 2 * MAX_CAGE];
             let (mut sum, mut prod, mut m) = (0u64, 1u64, 0usize);
@@ -907,11 +921,6 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                     on_line[c as usize] |= v;
                     continue;
                 }
-                for (j, &(rj, cj)) in pl.iter().enumerate().take(m) {
-                    if rj == r || cj == c {
-                        conf[m] |= 1 << j;
-                    }
-                }
                 idx[m] = k;
                 pl[m] = (r, c);
                 m += 1;
@@ -920,7 +929,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
             for (x, &k) in fcand.iter_mut().zip(idx.iter()).take(m) {
                 *x = e.cand[k];
             }
-            let mut f = Enum::new(m, &conf, &pl, fcand, nlines);
+            let mut f = Enum::new(m, &pl, fcand, nlines);
             f.set_bounds();
             if do_add && sum <= t && t - sum <= 16 * 9 {
                 f.add::<true>(0, (t - sum) as i32);
@@ -2282,7 +2291,7 @@ mod tests {
         let cage = &b.cages[i];
         let size = cage.cells.len();
         let nlines = b.cage_lines[i].len();
-        let mut e = Enum::new(size, &b.cage_conf[i], &b.cage_pos_lines[i], *cand, nlines);
+        let mut e = Enum::new(size, &b.cage_pos_lines[i], *cand, nlines);
         e.set_bounds();
         let t = cage.target;
         let hidden = b.cage_hidden(i);
