@@ -693,10 +693,9 @@ impl Enum<'_> {
         }
     }
 
-    /// Value `v` at position `k` of a product enumeration with `rem` left (`ex` =
-    /// `prime_exps(rem)`): what is left after it and its exponents, or `None` when `v` does not
-    /// divide `rem` (its exponents do not fit in `ex`), leaves more than the later positions'
-    /// largest values make, or (`PRUNE`) leaves primes the later positions cannot supply.
+    /// Value `v` (one of [`Enum::mul_vals`]) at position `k` of a product enumeration with `rem`
+    /// left (`ex` = `prime_exps(rem)`): what is left after it and its exponents, or `None` when
+    /// (`PRUNE`) it leaves primes the later positions cannot supply.
     #[inline]
     fn mul_step<const PRUNE: bool>(
         &self,
@@ -705,19 +704,28 @@ impl Enum<'_> {
         ex: u32,
         v: u32,
     ) -> Option<(u64, u32)> {
-        let ve = VALUE_EXPS[v as usize];
-        if !exps_fit(ve, ex) {
-            return None;
-        }
-        let r = rem / v as u64;
-        if r > self.sufprod[k + 1] {
-            return None;
-        }
-        let ex2 = ex - ve;
+        let ex2 = ex - VALUE_EXPS[v as usize];
         if PRUNE && !exps_fit(ex2, self.sufexp[k + 1]) {
             return None;
         }
-        Some((r, ex2))
+        Some((rem / v as u64, ex2))
+    }
+
+    /// The values of position `k` that [`Enum::mul_step`] may take: available, dividing `rem`
+    /// (their exponents fit in `ex`, `fit` = `fit_mask(ex)`), and leaving no more than the later
+    /// positions' largest values make (`rem / v <= sufprod[k + 1]`, that is `v` at least
+    /// `rem / sufprod[k + 1]` rounded up).
+    #[inline]
+    fn mul_vals(&self, k: usize, rem: u64, fit: u16) -> u16 {
+        let sp = self.sufprod[k + 1];
+        if sp == 0 {
+            return 0;
+        }
+        let lo = rem.div_ceil(sp);
+        if lo > 15 {
+            return 0;
+        }
+        self.avail(k) & fit & !((1u16 << lo) - 1)
     }
 
     /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
@@ -726,7 +734,7 @@ impl Enum<'_> {
         if k == self.size {
             return rem == 1;
         }
-        for v in bits(self.avail(k)) {
+        for v in bits(self.mul_vals(k, rem, fit_mask(ex))) {
             let Some((r, ex2)) = self.mul_step::<true>(k, rem, ex, v) else {
                 continue;
             };
@@ -750,19 +758,17 @@ impl Enum<'_> {
             }
             return;
         }
+        let fit = fit_mask(ex);
         if PRUNE
             && !self.useful(k, |j, unsup| {
                 // w at position j leaves rem / w for the other later positions.
                 let others = self.sufexp[k] - self.posexp[j];
-                bits(unsup).any(|w| {
-                    let we = VALUE_EXPS[w as usize];
-                    exps_fit(we, ex) && exps_fit(ex - we, others)
-                })
+                bits(unsup & fit).any(|w| exps_fit(ex - VALUE_EXPS[w as usize], others))
             })
         {
             return;
         }
-        for v in bits(self.avail(k)) {
+        for v in bits(self.mul_vals(k, rem, fit)) {
             let Some((r, ex2)) = self.mul_step::<PRUNE>(k, rem, ex, v) else {
                 continue;
             };
@@ -831,9 +837,39 @@ fn byte_max(a: u32, b: u32) -> u32 {
 /// Does every exponent of `need` fit under the same prime's exponent in `have` (both packed,
 /// each byte below 128)?
 #[inline]
-fn exps_fit(need: u32, have: u32) -> bool {
+const fn exps_fit(need: u32, have: u32) -> bool {
     const HIGH: u32 = 0x8080_8080;
     ((have | HIGH) - need) & HIGH == HIGH
+}
+
+/// [`fit_mask`] by exponents of 2, 3, 5 and 7 capped at what a value below 16 holds (3, 2, 1,
+/// 1): index `e2 + 4 e3 + 12 e5 + 24 e7`.
+const FIT_MASKS: [u16; 48] = {
+    let mut t = [0u16; 48];
+    let mut i = 0;
+    while i < 48 {
+        let have = (i % 4) | ((i / 4 % 3) << 8) | ((i / 12 % 2) << 16) | ((i / 24) << 24);
+        let mut v = 0;
+        while v < 16 {
+            if exps_fit(VALUE_EXPS[v], have as u32) {
+                t[i] |= 1 << v;
+            }
+            v += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The values `v` below 16 with `exps_fit(VALUE_EXPS[v], ex)`: those dividing the number whose
+/// packed exponents are `ex`.
+#[inline]
+fn fit_mask(ex: u32) -> u16 {
+    let e2 = (ex & 0xff).min(3);
+    let e3 = (ex >> 8 & 0xff).min(2);
+    let e5 = (ex >> 16 & 0xff).min(1);
+    let e7 = (ex >> 24).min(1);
+    FIT_MASKS[(e2 + 4 * e3 + 12 * e5 + 24 * e7) as usize]
 }
 
 #[inline]
