@@ -678,15 +678,15 @@ impl Enum<'_> {
         {
             return;
         }
+        // v leaves rem - v for the later positions, within their sums' bounds [lo, hi].
         let (lo, hi) = (self.sufmin[k + 1] as i32, self.sufmax[k + 1] as i32);
-        for v in bits(self.avail(k)) {
+        let (vlo, vhi) = ((rem - hi).max(0), (rem - lo).min(15));
+        if vlo > vhi {
+            return;
+        }
+        let range = ((1u32 << (vhi + 1)) - (1u32 << vlo)) as u16;
+        for v in bits(self.avail(k) & range) {
             let r = rem - v as i32;
-            if r < lo {
-                break;
-            }
-            if r > hi {
-                continue;
-            }
             self.push(k, v);
             self.add::<PRUNE>(k + 1, r);
             self.pop(k);
