@@ -479,8 +479,9 @@ struct Enum<'a> {
 }
 
 impl<'a> Enum<'a> {
-    /// An enumeration of `size` positions with their conflicts, lines and candidates; nothing
-    /// recorded yet. The target bounds are set by [`Enum::set_bounds`] before enumerating.
+    /// An enumeration of `size` positions with their lines (row and column, numbered within
+    /// the cage) and candidates; nothing recorded yet. The target bounds are set by
+    /// [`Enum::set_bounds`] before enumerating.
     fn new(size: usize, pl: &'a [(u8, u8)], cand: [u16; MAX_CAGE], nlines: usize) -> Self {
         Enum {
             size,
