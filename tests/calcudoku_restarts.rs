@@ -342,3 +342,77 @@ fn a_late_root_probe_grades_and_counts_like_a_first_one() {
     );
     assert!(graded_late >= 60, "only {graded_late} probe-graded boards");
 }
+
+#[test]
+fn restart_seeds_change_the_walk_but_never_the_count() {
+    // Under every restart seed the count is the verifier's; the seed reaches the restarts'
+    // streams, so some board that restarts takes a different number of nodes under another
+    // seed; a board the plain first run decides never restarts and takes the same nodes.
+    let rungs = Rungs::parse("cage,single").unwrap();
+    let base = SearchPolicy {
+        restart_unit: 1,
+        ..SearchPolicy::default()
+    };
+    let (mut differ, mut restarted) = (0, 0);
+    for seed in 0..400u64 {
+        let b = board(seed);
+        let cap = 1 + seed % 4;
+        let (_, expect) = verified(&b, cap);
+        let nodes: Vec<u64> = [0u64, 1, 7]
+            .iter()
+            .map(|&rs| {
+                let policy = SearchPolicy {
+                    restart_seed: rs,
+                    ..base
+                };
+                let out = solve_with(&b, rungs, cap, 1_000_000, policy);
+                assert_eq!(out.count, expect, "seed {seed} restart seed {rs}");
+                out.nodes
+            })
+            .collect();
+        if nodes[0] > 1 + gridcensus::calcudoku::solver::FIRST_RUN_UNITS {
+            restarted += 1;
+            differ += usize::from(nodes.iter().any(|&x| x != nodes[0]));
+        } else {
+            assert!(
+                nodes.iter().all(|&x| x == nodes[0]),
+                "seed {seed}: {nodes:?}"
+            );
+        }
+    }
+    assert!(restarted >= 20, "{restarted} boards restarted");
+    assert!(differ >= restarted / 4, "{differ} of {restarted} differ");
+}
+
+#[test]
+fn time_takes_restart_seeds_and_solve_takes_one() {
+    use std::process::Command;
+    let out = Command::new(BIN)
+        .args(["calcudoku", "time", "--orders", "5", "--max-cages", "4"])
+        .args([
+            "--boards",
+            "12",
+            "--restart-unit",
+            "1",
+            "--restart-seed",
+            "0-2",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for row in ["rs0", "rs1", "rs2", "mean"] {
+        assert!(
+            text.contains(&format!("5x5 cage 1-4 shown {row} ")),
+            "{row}: {text}"
+        );
+    }
+    let out = Command::new(BIN)
+        .args(["calcudoku", "solve", BOARD85, "--restart-seed", "0,1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--restart-seed"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

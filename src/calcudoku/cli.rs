@@ -51,6 +51,11 @@ pub struct SearchArgs {
     /// met; grades and counts are the same either way) (default: late).
     #[arg(long, default_value = "late")]
     pub root_probe: String,
+    /// Which family of random streams the restarts draw: a number; `time` also takes a range
+    /// (0-4) or a list and times every set under each, with a row of each board's mean over
+    /// them (default: 0).
+    #[arg(long, default_value = "0")]
+    pub restart_seed: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -387,6 +392,9 @@ fn cmd_solve(args: &BoardArgs, cap: u64, node_cap: u64, search: &SearchArgs) -> 
     let (board, rungs) = load(args)?;
     check_node_cap(node_cap)?;
     let policy = parse_policy(search)?;
+    if restart_seeds(search)?.len() != 1 {
+        return Err(input_error("--restart-seed: solve takes one seed"));
+    }
     if cap == 0 {
         return Err(input_error("--cap must be at least 1"));
     }
@@ -607,6 +615,15 @@ struct TimeArgs {
     boards_csv: Option<PathBuf>,
 }
 
+/// The restart seeds of `--restart-seed`: one, a range or a list.
+fn restart_seeds(a: &SearchArgs) -> Result<Vec<u64>> {
+    Ok(parse_list("--restart-seed", &a.restart_seed)?
+        .into_iter()
+        .map(|s| s as u64)
+        .collect())
+}
+
+/// The search policy of `a`, under its first restart seed.
 fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
     let probe_depth = match a.probe_depth.trim() {
         "all" => u32::MAX,
@@ -643,6 +660,7 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
                 a.root_probe.trim()
             ))
         })?,
+        restart_seed: restart_seeds(a)?[0],
     })
 }
 
@@ -657,11 +675,12 @@ fn on_off(flag: &str, value: &str) -> Result<bool> {
 
 fn cmd_time(a: TimeArgs) -> Result<()> {
     use super::timing::{
-        TABLE_HEADER, board_files, file_set, random_set, save_tail, table_row, time_set,
-        write_board_times,
+        TABLE_HEADER, board_files, file_set, mean_times, random_set, save_tail, summarize,
+        table_row, time_set, write_board_times,
     };
     let rungs = Rungs::parse(&a.rungs).map_err(|e| input_error(format!("--rungs: {e}")))?;
     let policy = parse_policy(&a.search)?;
+    let seeds = restart_seeds(&a.search)?;
     check_node_cap(a.node_cap)?;
     if a.boards == 0 || a.repeats == 0 {
         return Err(input_error("--boards and --repeats must be at least 1"));
@@ -698,7 +717,7 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, root probe {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, root probe {}, restart seed {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
@@ -706,6 +725,7 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         a.search.op_branch.trim(),
         a.search.nogoods.trim(),
         a.search.root_probe.trim(),
+        a.search.restart_seed.trim(),
         a.node_cap,
         a.repeats
     );
@@ -715,13 +735,35 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
     println!("{TABLE_HEADER}");
     let mut rows = Vec::new();
     for set in &sets {
-        let (sum, times) = time_set(set, rungs, a.node_cap, policy, a.repeats);
-        println!("{}", table_row(&sum));
+        let mut per_seed = Vec::new();
+        for &rs in &seeds {
+            let policy = SearchPolicy {
+                restart_seed: rs,
+                ..policy
+            };
+            let (mut sum, times) = time_set(set, rungs, a.node_cap, policy, a.repeats);
+            if seeds.len() > 1 {
+                sum.name = format!("{} rs{rs}", set.name);
+            }
+            println!("{}", table_row(&sum));
+            if a.boards_csv.is_some() {
+                rows.push((sum.name.clone(), set, times.clone()));
+            }
+            per_seed.push(times);
+        }
+        // Under several restart seeds, each board's mean over them, and the tail by that mean.
+        let times = if seeds.len() > 1 {
+            let times = mean_times(&per_seed);
+            println!(
+                "{}",
+                table_row(&summarize(&format!("{} mean", set.name), &times))
+            );
+            times
+        } else {
+            per_seed.pop().expect("one seed")
+        };
         if let Some(dir) = &a.tail_out {
             save_tail(dir, set, &times, a.tail_count)?;
-        }
-        if a.boards_csv.is_some() {
-            rows.push((set, times));
         }
     }
     if let Some(path) = &a.boards_csv {

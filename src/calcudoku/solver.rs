@@ -1656,6 +1656,11 @@ pub struct SearchPolicy {
     pub nogoods: bool,
     /// When the root's probe rung runs (see [`RootProbe`]).
     pub root_probe: RootProbe,
+    /// Which family of random streams the restarts draw (run k uses stream k of it); 0 is the
+    /// default family. Only boards the plain first run leaves undecided depend on it, so
+    /// re-timing a set under several restart seeds separates a board's hardness from the luck
+    /// of its restarts.
+    pub restart_seed: u64,
 }
 
 /// When the root runs the probe rung. Either way the grade, the count and the root's rung
@@ -1691,6 +1696,7 @@ impl SearchPolicy {
         op_branch: DEFAULT_OP_BRANCH,
         nogoods: DEFAULT_NOGOODS,
         root_probe: DEFAULT_ROOT_PROBE,
+        restart_seed: 0,
     };
 }
 
@@ -1703,6 +1709,7 @@ impl Default for SearchPolicy {
             op_branch: DEFAULT_OP_BRANCH,
             nogoods: DEFAULT_NOGOODS,
             root_probe: DEFAULT_ROOT_PROBE,
+            restart_seed: 0,
         }
     }
 }
@@ -1731,7 +1738,8 @@ pub const DEFAULT_BALANCE_FROM: u64 = 16;
 /// The plain first run's budget, in restart units.
 pub const FIRST_RUN_UNITS: u64 = 8;
 
-/// Master seed of the restarts' random streams (run k uses stream k).
+/// Master seed of the restarts' random streams under restart seed 0 (run k uses stream k);
+/// restart seed s uses this xor s.
 const RESTART_SEED: u64 = 0xca1c_0d0c;
 
 struct Search<'a> {
@@ -2136,7 +2144,10 @@ pub fn solve_with(
             s.aborted = false;
             s.run_found = 0;
             if run > 0 {
-                s.rng = Some(crate::engine::seed::unit_rng(RESTART_SEED, run));
+                s.rng = Some(crate::engine::seed::unit_rng(
+                    RESTART_SEED ^ policy.restart_seed,
+                    run,
+                ));
             }
             if run > 0 && probe_pending {
                 probe_pending = false;

@@ -188,11 +188,16 @@ pub fn time_set(
         .iter()
         .map(|(_, b)| time_board(b, rungs, node_cap, policy, repeats))
         .collect();
+    (summarize(&set.name, &times), times)
+}
+
+/// The summary row of a set's board times.
+pub fn summarize(name: &str, times: &[BoardTime]) -> Summary {
     let cpu: Vec<u64> = times.iter().map(|t| t.cpu_ns).collect();
     let wall: Vec<u64> = times.iter().map(|t| t.wall_ns).collect();
     let n = times.len().max(1);
-    let s = Summary {
-        name: set.name.clone(),
+    Summary {
+        name: name.to_string(),
         boards: times.len(),
         unique: times.iter().filter(|t| t.count == Count::Exact(1)).count() as u64,
         unknown: times.iter().filter(|t| t.count == Count::Unknown).count() as u64,
@@ -202,8 +207,29 @@ pub fn time_set(
         over_2s: cpu.iter().filter(|&&x| x > 2_000_000_000).count() as u64,
         max_nodes: times.iter().map(|t| t.nodes).max().unwrap_or(0),
         mean_nodes: times.iter().map(|t| t.nodes).sum::<u64>() as f64 / n as f64,
-    };
-    (s, times)
+    }
+}
+
+/// Each board's mean CPU, wall and nodes over the same set timed several times (under several
+/// restart seeds), rounded down; its answer count is the first one that is not unknown.
+pub fn mean_times(runs: &[Vec<BoardTime>]) -> Vec<BoardTime> {
+    let k = runs.len().max(1) as u64;
+    let boards = runs.first().map_or(0, Vec::len);
+    (0..boards)
+        .map(|i| {
+            let sum = |f: fn(&BoardTime) -> u64| runs.iter().map(|r| f(&r[i])).sum::<u64>() / k;
+            BoardTime {
+                cpu_ns: sum(|t| t.cpu_ns),
+                wall_ns: sum(|t| t.wall_ns),
+                nodes: sum(|t| t.nodes),
+                count: runs
+                    .iter()
+                    .map(|r| r[i].count)
+                    .find(|&c| c != Count::Unknown)
+                    .unwrap_or(Count::Unknown),
+            }
+        })
+        .collect()
 }
 
 pub const TABLE_HEADER: &str = "set                        boards unique unknown  cpu_med_us  cpu_p90_us  cpu_p99_us  cpu_max_us  wall_med_us wall_max_us >1s >2s mean_nodes max_nodes";
@@ -248,15 +274,16 @@ pub fn save_tail(dir: &Path, set: &TimeSet, times: &[BoardTime], count: usize) -
     Ok(())
 }
 
-/// Write every board's time (sets in order, boards in set order) as CSV to `path`, through a
-/// temporary file renamed into place: set, board, cpu_us, wall_us, nodes, answers.
-pub fn write_board_times(path: &Path, sets: &[(&TimeSet, Vec<BoardTime>)]) -> Result<()> {
+/// Write every board's time (rows in order, boards in set order) as CSV to `path`, through a
+/// temporary file renamed into place: set (the row's name), board, cpu_us, wall_us, nodes,
+/// answers.
+pub fn write_board_times(path: &Path, rows: &[(String, &TimeSet, Vec<BoardTime>)]) -> Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["set", "board", "cpu_us", "wall_us", "nodes", "answers"])?;
-    for (set, times) in sets {
+    for (name, set, times) in rows {
         for ((label, _), t) in set.boards.iter().zip(times) {
             w.write_record([
-                set.name.as_str(),
+                name.as_str(),
                 label.as_str(),
                 &format!("{:.1}", t.cpu_ns as f64 / 1e3),
                 &format!("{:.1}", t.wall_ns as f64 / 1e3),
