@@ -244,7 +244,7 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
         nogoods: false,
         ..with
     };
-    let (mut nodes_with, mut nodes_without, mut fewer) = (0u64, 0u64, 0);
+    let (mut nodes_with, mut nodes_without, mut fewer, mut restarted) = (0u64, 0u64, 0, 0);
     for seed in 0..400u64 {
         let b = board(seed);
         let cap = 1 + seed % 4;
@@ -261,14 +261,19 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
         if on.nodes < off.nodes {
             fewer += 1;
         }
+        if off.nodes > 1 + gridcensus::calcudoku::solver::FIRST_RUN_UNITS {
+            restarted += 1;
+        }
     }
     assert!(
         nodes_with < nodes_without,
         "nodes with nogoods {nodes_with}, without {nodes_without}"
     );
+    // Most boards that restart at all take fewer nodes with the nogoods.
     assert!(
-        fewer >= 20,
-        "only {fewer} boards took fewer nodes with nogoods"
+        restarted >= 20 && 2 * fewer > restarted,
+        "{fewer} of {restarted} restarting boards took fewer nodes with nogoods \
+         ({nodes_with} against {nodes_without})"
     );
 }
 
@@ -415,4 +420,32 @@ fn time_takes_restart_seeds_and_solve_takes_one() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--restart-seed"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn shared_failure_weights_change_the_walk_but_never_the_count() {
+    // `fail_share` only reweighs the restarts' branching: counts stay the verifier's either
+    // way, and some board that restarts walks differently.
+    let rungs = Rungs::parse("cage,single").unwrap();
+    let on = SearchPolicy {
+        restart_unit: 1,
+        fail_share: true,
+        ..SearchPolicy::default()
+    };
+    let off = SearchPolicy {
+        fail_share: false,
+        ..on
+    };
+    let mut differ = 0;
+    for seed in 0..400u64 {
+        let b = board(seed);
+        let cap = 1 + seed % 4;
+        let (_, expect) = verified(&b, cap);
+        let a = solve_with(&b, rungs, cap, 1_000_000, on);
+        let z = solve_with(&b, rungs, cap, 1_000_000, off);
+        assert_eq!(a.count, expect, "seed {seed}");
+        assert_eq!(z.count, expect, "seed {seed}");
+        differ += usize::from(a.nodes != z.nodes);
+    }
+    assert!(differ >= 5, "{differ} boards walk differently");
 }

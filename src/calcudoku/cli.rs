@@ -51,6 +51,10 @@ pub struct SearchArgs {
     /// met; grades and counts are the same either way) (default: late).
     #[arg(long, default_value = "late")]
     pub root_probe: String,
+    /// How a failure adds to the restarts' dom/wdeg weight of its cage or line: `on` = one
+    /// unit shared among the cells still open there, `off` = one unit (default: on).
+    #[arg(long, default_value = "on")]
+    pub fail_share: String,
     /// Which family of random streams the restarts draw: a number; `time` also takes a range
     /// (0-4) or a list and times every set under each, with a row of each board's mean over
     /// them (default: 0).
@@ -654,6 +658,7 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
         balance_from,
         op_branch: on_off("--op-branch", &a.op_branch)?,
         nogoods: on_off("--nogoods", &a.nogoods)?,
+        fail_share: on_off("--fail-share", &a.fail_share)?,
         root_probe: RootProbe::from_name(a.root_probe.trim()).ok_or_else(|| {
             input_error(format!(
                 "--root-probe: '{}' is not 'first' or 'late'",
@@ -717,13 +722,14 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, root probe {}, restart seed {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, fail share {}, root probe {}, restart seed {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
         a.search.balance_from.trim(),
         a.search.op_branch.trim(),
         a.search.nogoods.trim(),
+        a.search.fail_share.trim(),
         a.search.root_probe.trim(),
         a.search.restart_seed.trim(),
         a.node_cap,

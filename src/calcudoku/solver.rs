@@ -1656,6 +1656,12 @@ pub struct SearchPolicy {
     pub nogoods: bool,
     /// When the root's probe rung runs (see [`RootProbe`]).
     pub root_probe: RootProbe,
+    /// How a failure adds to the dom/wdeg weight of the cage or line it was met at: one unit
+    /// (false), or one unit shared among its cells still unsettled at the failure (true), so a
+    /// failure of a cage or line with few open cells, whose cause is narrower, weighs more
+    /// (the conflict-aware weighting of Wattez, Lecoutre, Paparrizou and Tabary, "Refining
+    /// constraint weighting", ICTAI 2019).
+    pub fail_share: bool,
     /// Which family of random streams the restarts draw (run k uses stream k of it); 0 is the
     /// default family. Only boards the plain first run leaves undecided depend on it, so
     /// re-timing a set under several restart seeds separates a board's hardness from the luck
@@ -1696,6 +1702,7 @@ impl SearchPolicy {
         op_branch: DEFAULT_OP_BRANCH,
         nogoods: DEFAULT_NOGOODS,
         root_probe: DEFAULT_ROOT_PROBE,
+        fail_share: DEFAULT_FAIL_SHARE,
         restart_seed: 0,
     };
 }
@@ -1709,6 +1716,7 @@ impl Default for SearchPolicy {
             op_branch: DEFAULT_OP_BRANCH,
             nogoods: DEFAULT_NOGOODS,
             root_probe: DEFAULT_ROOT_PROBE,
+            fail_share: DEFAULT_FAIL_SHARE,
             restart_seed: 0,
         }
     }
@@ -1716,6 +1724,10 @@ impl Default for SearchPolicy {
 
 /// The default of [`SearchPolicy::op_branch`].
 pub const DEFAULT_OP_BRANCH: bool = false;
+
+/// The default of [`SearchPolicy::fail_share`], chosen by the per-board means over restart
+/// seeds in docs/calcudoku.md.
+pub const DEFAULT_FAIL_SHARE: bool = true;
 
 /// The default of [`SearchPolicy::nogoods`].
 pub const DEFAULT_NOGOODS: bool = true;
@@ -1738,6 +1750,10 @@ pub const DEFAULT_BALANCE_FROM: u64 = 16;
 /// The plain first run's budget, in restart units.
 pub const FIRST_RUN_UNITS: u64 = 8;
 
+/// One failure in [`Search`]'s weights (a power of two, so that shares of up to 16 cells keep
+/// some precision).
+const WEIGHT_UNIT: u32 = 64;
+
 /// Master seed of the restarts' random streams under restart seed 0 (run k uses stream k);
 /// restart seed s uses this xor s.
 const RESTART_SEED: u64 = 0xca1c_0d0c;
@@ -1759,7 +1775,8 @@ struct Search<'a> {
     aborted: bool,
     /// Random tie-breaks and value orders (restarts only).
     rng: Option<crate::engine::seed::UnitRng>,
-    /// Failures met at each cage and line (indexed like `Ctx::fail_at`), over all runs.
+    /// Failures met at each cage and line (indexed like `Ctx::fail_at`), over all runs, in
+    /// units of [`WEIGHT_UNIT`] (see [`SearchPolicy::fail_share`]).
     weights: [u32; 256],
     /// The board's balance tables (built at the first search node that runs it).
     balance: Option<super::balance::Balance>,
@@ -1844,12 +1861,12 @@ impl Search<'_> {
             if dom <= 1 {
                 continue;
             }
-            // Scaled so that integer keys order like dom / (1 + w).
+            // Scaled so that integer keys order like dom / (1 + w), w in failures.
             let k = if wdeg {
                 let w = &self.weights;
                 let line = LINE_FAIL as usize;
                 let wc = w[b.cage_of[c] as usize] + w[line + c / b.n] + w[line + b.n + c % b.n];
-                dom * 4096 / (1 + wc)
+                dom * 4096 * WEIGHT_UNIT / (WEIGHT_UNIT + wc)
             } else {
                 dom
             };
@@ -1906,6 +1923,34 @@ impl Search<'_> {
         best
     }
 
+    /// Add the failure the last fixpoint met (`Ctx::fail_at`, on the state `st` it left) to its
+    /// cage's or line's weight: a whole unit, or with [`SearchPolicy::fail_share`] one unit
+    /// shared among the cage's or line's unsettled cells.
+    fn weigh_failure(&mut self, st: &State) {
+        let Some(c) = self.ctx.fail_at else {
+            return;
+        };
+        let add = if self.policy.fail_share {
+            let b = self.b;
+            let open = |x: usize| !st.cands[x].is_power_of_two();
+            let k = if c >= LINE_FAIL {
+                line_cells(b.n, (c - LINE_FAIL) as usize)
+                    .filter(|&x| open(x))
+                    .count()
+            } else {
+                b.cages[c as usize]
+                    .cells
+                    .iter()
+                    .filter(|&&x| open(x as usize))
+                    .count()
+            };
+            (WEIGHT_UNIT / k.max(1) as u32).max(1)
+        } else {
+            WEIGHT_UNIT
+        };
+        self.weights[c as usize] += add;
+    }
+
     /// The rungs of a search node's fixpoint: the probe only from depth 1 down to
     /// `probe_depth` (the root's ladder has its own probe, see [`RootProbe`]).
     fn node_rungs(&self, depth: u32) -> Rungs {
@@ -1943,9 +1988,7 @@ impl Search<'_> {
                 Some(true) => {
                     self.ctx.fail_at = None;
                     if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                        if let Some(c) = self.ctx.fail_at {
-                            self.weights[c as usize] += 1;
-                        }
+                        self.weigh_failure(st);
                         return false;
                     }
                 }
@@ -1966,9 +2009,7 @@ impl Search<'_> {
             let rungs = self.node_rungs(depth);
             self.ctx.fail_at = None;
             if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                if let Some(c) = self.ctx.fail_at {
-                    self.weights[c as usize] += 1;
-                }
+                self.weigh_failure(st);
                 return Ok(false);
             }
         }
