@@ -229,12 +229,45 @@ fn operation_branches_count_like_the_verifier() {
     );
 }
 
+/// Decide boards 0..400 (caps 1–4) under each policy with the weak rungs `cage,single`: every
+/// count must be the verifier's and every answer a solution by it. Per board, each policy's
+/// nodes.
+fn walks(policies: &[SearchPolicy]) -> Vec<Vec<u64>> {
+    let rungs = Rungs::parse("cage,single").unwrap();
+    (0..400u64)
+        .map(|seed| {
+            let b = board(seed);
+            let cap = 1 + seed % 4;
+            let (_, expect) = verified(&b, cap);
+            policies
+                .iter()
+                .enumerate()
+                .map(|(i, &policy)| {
+                    let out = solve_with(&b, rungs, cap, 1_000_000, policy);
+                    assert_eq!(out.count, expect, "seed {seed} cap {cap}, policy {i}");
+                    for s in &out.solutions {
+                        assert!(
+                            verify_grid(&b, s),
+                            "seed {seed}, policy {i}: invalid answer"
+                        );
+                    }
+                    out.nodes
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether a search took more nodes than the plain first run of restart unit 1 allows.
+fn restarted(nodes: u64) -> bool {
+    nodes > 1 + gridcensus::calcudoku::solver::FIRST_RUN_UNITS
+}
+
 #[test]
 fn nogoods_keep_every_answer_and_cut_the_restarts() {
     // Restarts every node or two, with weak rungs: without nogoods each run walks again what the
     // runs before it walked; with them it may skip only what they finished, so the counts stay
     // the verifier's and the restarts take fewer nodes in all.
-    let rungs = Rungs::parse("cage,single").unwrap();
     let with = SearchPolicy {
         restart_unit: 1,
         nogoods: true,
@@ -244,26 +277,13 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
         nogoods: false,
         ..with
     };
-    let (mut nodes_with, mut nodes_without, mut fewer, mut restarted) = (0u64, 0u64, 0, 0);
-    for seed in 0..400u64 {
-        let b = board(seed);
-        let cap = 1 + seed % 4;
-        let (_, expect) = verified(&b, cap);
-        let on = solve_with(&b, rungs, cap, 1_000_000, with);
-        let off = solve_with(&b, rungs, cap, 1_000_000, without);
-        assert_eq!(on.count, expect, "seed {seed} cap {cap}, nogoods on");
-        assert_eq!(off.count, expect, "seed {seed} cap {cap}, nogoods off");
-        for s in &on.solutions {
-            assert!(verify_grid(&b, s), "seed {seed}: invalid answer");
-        }
-        nodes_with += on.nodes;
-        nodes_without += off.nodes;
-        if on.nodes < off.nodes {
-            fewer += 1;
-        }
-        if off.nodes > 1 + gridcensus::calcudoku::solver::FIRST_RUN_UNITS {
-            restarted += 1;
-        }
+    let (mut nodes_with, mut nodes_without, mut fewer, mut restarts) = (0u64, 0u64, 0, 0);
+    for n in walks(&[with, without]) {
+        let (on, off) = (n[0], n[1]);
+        nodes_with += on;
+        nodes_without += off;
+        fewer += usize::from(on < off);
+        restarts += usize::from(restarted(off));
     }
     assert!(
         nodes_with < nodes_without,
@@ -271,8 +291,8 @@ fn nogoods_keep_every_answer_and_cut_the_restarts() {
     );
     // Most boards that restart at all take fewer nodes with the nogoods.
     assert!(
-        restarted >= 20 && 2 * fewer > restarted,
-        "{fewer} of {restarted} restarting boards took fewer nodes with nogoods \
+        restarts >= 20 && 2 * fewer > restarts,
+        "{fewer} of {restarts} restarting boards took fewer nodes with nogoods \
          ({nodes_with} against {nodes_without})"
     );
 }
@@ -353,30 +373,21 @@ fn restart_seeds_change_the_walk_but_never_the_count() {
     // Under every restart seed the count is the verifier's; the seed reaches the restarts'
     // streams, so some board that restarts takes a different number of nodes under another
     // seed; a board the plain first run decides never restarts and takes the same nodes.
-    let rungs = Rungs::parse("cage,single").unwrap();
     let base = SearchPolicy {
         restart_unit: 1,
         ..SearchPolicy::default()
     };
-    let (mut differ, mut restarted) = (0, 0);
-    for seed in 0..400u64 {
-        let b = board(seed);
-        let cap = 1 + seed % 4;
-        let (_, expect) = verified(&b, cap);
-        let nodes: Vec<u64> = [0u64, 1, 7]
-            .iter()
-            .map(|&rs| {
-                let policy = SearchPolicy {
-                    restart_seed: rs,
-                    ..base
-                };
-                let out = solve_with(&b, rungs, cap, 1_000_000, policy);
-                assert_eq!(out.count, expect, "seed {seed} restart seed {rs}");
-                out.nodes
-            })
-            .collect();
-        if nodes[0] > 1 + gridcensus::calcudoku::solver::FIRST_RUN_UNITS {
-            restarted += 1;
+    let policies: Vec<SearchPolicy> = [0u64, 1, 7]
+        .iter()
+        .map(|&rs| SearchPolicy {
+            restart_seed: rs,
+            ..base
+        })
+        .collect();
+    let (mut differ, mut restarts) = (0, 0);
+    for (seed, nodes) in walks(&policies).into_iter().enumerate() {
+        if restarted(nodes[0]) {
+            restarts += 1;
             differ += usize::from(nodes.iter().any(|&x| x != nodes[0]));
         } else {
             assert!(
@@ -385,8 +396,8 @@ fn restart_seeds_change_the_walk_but_never_the_count() {
             );
         }
     }
-    assert!(restarted >= 20, "{restarted} boards restarted");
-    assert!(differ >= restarted / 4, "{differ} of {restarted} differ");
+    assert!(restarts >= 20, "{restarts} boards restarted");
+    assert!(differ >= restarts / 4, "{differ} of {restarts} differ");
 }
 
 #[test]
@@ -426,7 +437,6 @@ fn time_takes_restart_seeds_and_solve_takes_one() {
 fn shared_failure_weights_change_the_walk_but_never_the_count() {
     // `fail_share` only reweighs the restarts' branching: counts stay the verifier's either
     // way, and some board that restarts walks differently.
-    let rungs = Rungs::parse("cage,single").unwrap();
     let on = SearchPolicy {
         restart_unit: 1,
         fail_share: true,
@@ -436,16 +446,6 @@ fn shared_failure_weights_change_the_walk_but_never_the_count() {
         fail_share: false,
         ..on
     };
-    let mut differ = 0;
-    for seed in 0..400u64 {
-        let b = board(seed);
-        let cap = 1 + seed % 4;
-        let (_, expect) = verified(&b, cap);
-        let a = solve_with(&b, rungs, cap, 1_000_000, on);
-        let z = solve_with(&b, rungs, cap, 1_000_000, off);
-        assert_eq!(a.count, expect, "seed {seed}");
-        assert_eq!(z.count, expect, "seed {seed}");
-        differ += usize::from(a.nodes != z.nodes);
-    }
+    let differ = walks(&[on, off]).iter().filter(|n| n[0] != n[1]).count();
     assert!(differ >= 5, "{differ} boards walk differently");
 }
