@@ -449,3 +449,46 @@ fn shared_failure_weights_change_the_walk_but_never_the_count() {
     let differ = walks(&[on, off]).iter().filter(|n| n[0] != n[1]).count();
     assert!(differ >= 5, "{differ} boards walk differently");
 }
+
+#[test]
+fn learnt_nogoods_keep_every_answer_and_cut_nodes() {
+    // A nogood learnt from a failure excludes only answers already met, so the counts stay the
+    // verifier's, in a plain run and with restarts every node or two; the nogoods must prune
+    // (fewer nodes in all) on the boards they change.
+    let plain = SearchPolicy {
+        restart_unit: 0,
+        learn: true,
+        ..SearchPolicy::default()
+    };
+    let restarting = SearchPolicy {
+        restart_unit: 1,
+        ..plain
+    };
+    let policies = [
+        plain,
+        SearchPolicy {
+            learn: false,
+            ..plain
+        },
+        restarting,
+        SearchPolicy {
+            learn: false,
+            ..restarting
+        },
+    ];
+    let (mut with, mut without, mut differ) = ([0u64; 2], [0u64; 2], [0usize; 2]);
+    for n in walks(&policies) {
+        for k in 0..2 {
+            with[k] += n[2 * k];
+            without[k] += n[2 * k + 1];
+            differ[k] += usize::from(n[2 * k] != n[2 * k + 1]);
+        }
+    }
+    for k in 0..2 {
+        assert!(differ[k] >= 5, "{differ:?} boards walk differently");
+        assert!(
+            with[k] < without[k],
+            "nodes {with:?} with, {without:?} without"
+        );
+    }
+}

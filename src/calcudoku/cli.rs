@@ -55,6 +55,11 @@ pub struct SearchArgs {
     /// unit shared among the cells still open there, `off` = one unit (default: on).
     #[arg(long, default_value = "on")]
     pub fail_share: String,
+    /// Learn nogoods inside a run: when a node fails, test whether its decision fails without
+    /// its parent's too and, if so, keep the others as a nogood for the rest of the search (no
+    /// effect with operation branches): `on` or `off` (default: off).
+    #[arg(long, default_value = "off")]
+    pub learn: String,
     /// Which family of random streams the restarts draw: a number; `time` also takes a range
     /// (0-4) or a list and times every set under each, with a row of each board's mean over
     /// them (default: 0).
@@ -659,6 +664,7 @@ fn parse_policy(a: &SearchArgs) -> Result<SearchPolicy> {
         op_branch: on_off("--op-branch", &a.op_branch)?,
         nogoods: on_off("--nogoods", &a.nogoods)?,
         fail_share: on_off("--fail-share", &a.fail_share)?,
+        learn: on_off("--learn", &a.learn)?,
         root_probe: RootProbe::from_name(a.root_probe.trim()).ok_or_else(|| {
             input_error(format!(
                 "--root-probe: '{}' is not 'first' or 'late'",
@@ -722,7 +728,7 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         }
     }
     println!(
-        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, fail share {}, root probe {}, restart seed {}, node cap {}, fastest of {} run(s) per board by CPU time",
+        "uniqueness decisions (cap 2), rungs {}, probe depth {}, restart unit {}, balance from {}, op branch {}, nogoods {}, fail share {}, learn {}, root probe {}, restart seed {}, node cap {}, fastest of {} run(s) per board by CPU time",
         rungs.names(),
         a.search.probe_depth.trim(),
         a.search.restart_unit.trim(),
@@ -730,6 +736,7 @@ fn cmd_time(a: TimeArgs) -> Result<()> {
         a.search.op_branch.trim(),
         a.search.nogoods.trim(),
         a.search.fail_share.trim(),
+        a.search.learn.trim(),
         a.search.root_probe.trim(),
         a.search.restart_seed.trim(),
         a.node_cap,

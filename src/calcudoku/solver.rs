@@ -1667,6 +1667,11 @@ pub struct SearchPolicy {
     /// re-timing a set under several restart seeds separates a board's hardness from the luck
     /// of its restarts.
     pub restart_seed: u64,
+    /// Learn from failures inside a run: when a node's fixpoint (or balance) fails, test whether
+    /// its decision fails as well without its parent's, from the state two levels up; if it
+    /// does, keep the decisions without the parent's as a nogood for the rest of the search
+    /// (see `Learned` in this module).
+    pub learn: bool,
 }
 
 /// When the root runs the probe rung. Either way the grade, the count and the root's rung
@@ -1704,6 +1709,7 @@ impl SearchPolicy {
         root_probe: DEFAULT_ROOT_PROBE,
         fail_share: DEFAULT_FAIL_SHARE,
         restart_seed: 0,
+        learn: DEFAULT_LEARN,
     };
 }
 
@@ -1718,6 +1724,7 @@ impl Default for SearchPolicy {
             root_probe: DEFAULT_ROOT_PROBE,
             fail_share: DEFAULT_FAIL_SHARE,
             restart_seed: 0,
+            learn: DEFAULT_LEARN,
         }
     }
 }
@@ -1728,6 +1735,9 @@ pub const DEFAULT_OP_BRANCH: bool = false;
 /// The default of [`SearchPolicy::fail_share`], chosen by the per-board means over restart
 /// seeds in docs/calcudoku.md.
 pub const DEFAULT_FAIL_SHARE: bool = true;
+
+/// The default of [`SearchPolicy::learn`].
+pub const DEFAULT_LEARN: bool = false;
 
 /// The default of [`SearchPolicy::nogoods`].
 pub const DEFAULT_NOGOODS: bool = true;
@@ -1787,6 +1797,92 @@ struct Search<'a> {
     stopped: Vec<(u8, u8, u16)>,
     /// Subtrees earlier runs searched to the end (see [`Nogoods`]).
     nogoods: Nogoods,
+    /// The decisions (cell, value) from the root of the current run to the current node.
+    decs: Vec<(u8, u8)>,
+    /// With `learn`: per depth, the state of the current branch's node there after its own
+    /// work (its fixpoint, nogoods and balance).
+    path: Vec<State>,
+    /// Nogoods learnt from failures (see [`Learned`]).
+    learned: Learned,
+}
+
+/// Nogoods learnt inside a run ([`SearchPolicy::learn`]). When a node with decisions d1 … dk
+/// fails, the state two levels up (d1 … dk−2, after its fixpoint, nogoods and balance) with dk
+/// alone is propagated; when that fails too, "d1 … dk−2 and dk" is a nogood: the parent's
+/// decision played no part, so dk fails under every other value of the parent's cell, and
+/// wherever else d1 … dk−2 hold. The states it starts from already obey the restarts' nogoods
+/// and earlier learnt ones, so a learnt nogood, like those, excludes only answers already met
+/// (answers are pooled over runs), and a run that exhausts what is left still has met every
+/// answer. At most [`MAX_LEARNED`] are kept, the older half forgotten when the store is full.
+/// Each nogood is checked at every node after its fixpoint: all decisions holding (their
+/// cells settled to their values) fails the node; all but one holding removes that one's value
+/// from its cell. A mask of the cells a nogood names skips, at a node, those with two or more
+/// cells still open.
+#[derive(Default)]
+struct Learned {
+    /// The cells each nogood names, and how many.
+    masks: Vec<(u128, u32)>,
+    nogoods: Vec<Vec<(u8, u8)>>,
+}
+
+/// The most learnt nogoods kept (see [`Learned::push`]).
+const MAX_LEARNED: usize = 4096;
+
+impl Learned {
+    fn push(&mut self, ng: Vec<(u8, u8)>) {
+        if self.nogoods.len() >= MAX_LEARNED {
+            // Forget the older half.
+            self.nogoods.drain(..MAX_LEARNED / 2);
+            self.masks.drain(..MAX_LEARNED / 2);
+        }
+        let mut m = 0u128;
+        for &(c, _) in &ng {
+            m |= 1u128 << c;
+        }
+        self.masks.push((m, ng.len() as u32));
+        self.nogoods.push(ng);
+    }
+
+    /// Apply every nogood to `st` once: `None` when one holds in full, else whether values were
+    /// removed.
+    fn propagate(&self, b: &Board, st: &mut State) -> Option<bool> {
+        let mut settled = 0u128;
+        for c in 0..b.n * b.n {
+            if st.cands[c].is_power_of_two() {
+                settled |= 1u128 << c;
+            }
+        }
+        let mut changed = false;
+        for (ng, &(m, len)) in self.nogoods.iter().zip(self.masks.iter()) {
+            if (m & settled).count_ones() + 1 < len {
+                continue;
+            }
+            let mut open = None;
+            let mut holds = true;
+            for &(c, v) in ng {
+                let cm = st.cands[c as usize];
+                if cm >> v & 1 == 0 {
+                    holds = false;
+                    open = None;
+                    break;
+                }
+                if cm != 1 << v {
+                    if open.is_some() {
+                        holds = false;
+                        open = None;
+                        break;
+                    }
+                    open = Some((c, v));
+                }
+            }
+            match open {
+                Some((c, v)) => changed |= st.narrow(b, c as usize, !(1u16 << v))?,
+                None if holds => return None,
+                None => {}
+            }
+        }
+        Some(changed)
+    }
 }
 
 /// Subtrees that earlier runs of a restarting search walked to the end. A run that stops at
@@ -2010,6 +2106,7 @@ impl Search<'_> {
             self.ctx.fail_at = None;
             if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
                 self.weigh_failure(st);
+                self.learn_failure();
                 return Ok(false);
             }
         }
@@ -2029,8 +2126,27 @@ impl Search<'_> {
                 }
             }
         }
+        if !self.learned.nogoods.is_empty() {
+            // Like the restarts' nogoods: a contradiction here adds to no failure weight.
+            let rungs = self.rungs.without(Rung::Probe);
+            loop {
+                match self.learned.propagate(self.b, st) {
+                    None => return Ok(false),
+                    Some(false) => break,
+                    Some(true) => {
+                        if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+        }
         if self.nodes > self.policy.balance_from {
-            return Ok(self.balanced(st, depth));
+            let ok = self.balanced(st, depth);
+            if !ok {
+                self.learn_failure();
+            }
+            return Ok(ok);
         }
         if let Some(q) = self.quiet.get_mut(depth as usize) {
             q.forget();
@@ -2060,12 +2176,71 @@ impl Search<'_> {
         ok
     }
 
+    /// Does the node whose fixpoint (or balance) just failed teach a nogood? See [`Learned`].
+    fn learn_failure(&mut self) {
+        if !self.learning() {
+            return;
+        }
+        let k = self.decs.len();
+        if k < 2 || self.path.len() < k - 1 {
+            return;
+        }
+        let (c, v) = self.decs[k - 1];
+        let mut s = self.path[k - 2].clone();
+        s.assign(self.b, c as usize, v as u32);
+        if self.propagates(&mut s) {
+            return;
+        }
+        let mut ng = self.decs[..k - 2].to_vec();
+        ng.push((c, v));
+        self.learned.push(ng);
+    }
+
+    /// Learning is on (not with operation branches, whose choices are not decisions on cells).
+    fn learning(&self) -> bool {
+        self.policy.learn && !self.policy.op_branch
+    }
+
+    /// A node's fixpoint, then (past `balance_from` nodes) the balance in turns with it, on a
+    /// state outside the search: false on a contradiction. Adds to no failure weight.
+    fn propagates(&mut self, st: &mut State) -> bool {
+        let rungs = self.rungs.without(Rung::Probe);
+        self.ctx.fail_at = None;
+        if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
+            return false;
+        }
+        if self.nodes <= self.policy.balance_from || st.solved(self.b) {
+            return true;
+        }
+        let bal = self
+            .balance
+            .get_or_insert_with(|| super::balance::Balance::new(self.b));
+        let mut quiet = super::balance::Quiet::default();
+        loop {
+            match bal.propagate(self.b, st, &mut quiet) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {
+                    if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
     /// Returns true when the run must stop (cap reached or the run's node limit hit).
     fn dfs(&mut self, mut st: State, depth: u32) -> bool {
         match self.settle(&mut st, depth) {
             Err(()) => true,
             Ok(false) => false,
-            Ok(true) => self.branch(st, depth),
+            Ok(true) => {
+                if self.learning() {
+                    self.path.truncate(depth as usize);
+                    self.path.push(st.clone());
+                }
+                self.branch(st, depth)
+            }
         }
     }
 
@@ -2109,7 +2284,10 @@ impl Search<'_> {
         for &v in &vals[..nv] {
             let mut s2 = st.clone();
             s2.assign(self.b, best, v);
-            if self.dfs(s2, depth + 1) {
+            self.decs.push((best as u8, v as u8));
+            let stop = self.dfs(s2, depth + 1);
+            self.decs.pop();
+            if stop {
                 if self.aborted {
                     self.stopped.push((best as u8, v as u8, done));
                 }
@@ -2167,6 +2345,9 @@ pub fn solve_with(
         quiet: Vec::new(),
         stopped: Vec::new(),
         nogoods: Nogoods::default(),
+        decs: Vec::new(),
+        path: Vec::new(),
+        learned: Learned::default(),
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).
