@@ -2110,36 +2110,20 @@ impl Search<'_> {
                 return Ok(false);
             }
         }
-        if !self.nogoods.is_empty() {
-            // A contradiction met here follows from a recorded subtree, not from the board's
-            // constraints alone, so it adds to no failure weight.
-            let rungs = self.rungs.without(Rung::Probe);
-            loop {
-                match self.nogoods.propagate(self.b, st) {
-                    None => return Ok(false),
-                    Some(false) => break,
-                    Some(true) => {
-                        if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                            return Ok(false);
-                        }
-                    }
-                }
-            }
+        // A contradiction met through the restarts' or the learnt nogoods follows from
+        // subtrees already searched, not from the board's constraints alone, so it adds to no
+        // failure weight.
+        let rungs = self.rungs.without(Rung::Probe);
+        let (b, ctx) = (self.b, &mut self.ctx);
+        if !self.nogoods.is_empty()
+            && !stable_under(b, st, rungs, ctx, |s| self.nogoods.propagate(b, s))
+        {
+            return Ok(false);
         }
-        if !self.learned.nogoods.is_empty() {
-            // Like the restarts' nogoods: a contradiction here adds to no failure weight.
-            let rungs = self.rungs.without(Rung::Probe);
-            loop {
-                match self.learned.propagate(self.b, st) {
-                    None => return Ok(false),
-                    Some(false) => break,
-                    Some(true) => {
-                        if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                            return Ok(false);
-                        }
-                    }
-                }
-            }
+        if !self.learned.nogoods.is_empty()
+            && !stable_under(b, st, rungs, ctx, |s| self.learned.propagate(b, s))
+        {
+            return Ok(false);
         }
         if self.nodes > self.policy.balance_from {
             let ok = self.balanced(st, depth);
@@ -2296,6 +2280,28 @@ impl Search<'_> {
             done |= 1 << v;
         }
         false
+    }
+}
+
+/// Apply `nogoods` (a store's propagation: `None` on a contradiction, else whether it removed
+/// values) and the fixpoint in turns until neither removes anything; false on a contradiction.
+fn stable_under(
+    b: &Board,
+    st: &mut State,
+    rungs: Rungs,
+    ctx: &mut Ctx,
+    mut nogoods: impl FnMut(&mut State) -> Option<bool>,
+) -> bool {
+    loop {
+        match nogoods(st) {
+            None => return false,
+            Some(false) => return true,
+            Some(true) => {
+                if fixpoint(b, st, rungs, ctx).is_err() {
+                    return false;
+                }
+            }
+        }
     }
 }
 
