@@ -2077,17 +2077,13 @@ impl Search<'_> {
             Default::default()
         };
         let quiet = &mut self.quiet[d];
-        loop {
-            match bal.propagate(self.b, st, quiet) {
-                None => return false,
-                Some(false) => return true,
-                Some(true) => {
-                    self.ctx.fail_at = None;
-                    if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                        self.weigh_failure(st);
-                        return false;
-                    }
-                }
+        let b = self.b;
+        match stable_under(b, st, rungs, &mut self.ctx, |s| bal.propagate(b, s, quiet)) {
+            Ok(()) => true,
+            Err(Unstable::Store) => false,
+            Err(Unstable::Fixpoint) => {
+                self.weigh_failure(st);
+                false
             }
         }
     }
@@ -2116,12 +2112,12 @@ impl Search<'_> {
         let rungs = self.rungs.without(Rung::Probe);
         let (b, ctx) = (self.b, &mut self.ctx);
         if !self.nogoods.is_empty()
-            && !stable_under(b, st, rungs, ctx, |s| self.nogoods.propagate(b, s))
+            && stable_under(b, st, rungs, ctx, |s| self.nogoods.propagate(b, s)).is_err()
         {
             return Ok(false);
         }
         if !self.learned.nogoods.is_empty()
-            && !stable_under(b, st, rungs, ctx, |s| self.learned.propagate(b, s))
+            && stable_under(b, st, rungs, ctx, |s| self.learned.propagate(b, s)).is_err()
         {
             return Ok(false);
         }
@@ -2196,21 +2192,12 @@ impl Search<'_> {
         if self.nodes <= self.policy.balance_from || st.solved(self.b) {
             return true;
         }
+        let b = self.b;
         let bal = self
             .balance
-            .get_or_insert_with(|| super::balance::Balance::new(self.b));
+            .get_or_insert_with(|| super::balance::Balance::new(b));
         let mut quiet = super::balance::Quiet::default();
-        loop {
-            match bal.propagate(self.b, st, &mut quiet) {
-                None => return false,
-                Some(false) => return true,
-                Some(true) => {
-                    if fixpoint(self.b, st, rungs, &mut self.ctx).is_err() {
-                        return false;
-                    }
-                }
-            }
-        }
+        stable_under(b, st, rungs, &mut self.ctx, |s| bal.propagate(b, s, &mut quiet)).is_ok()
     }
 
     /// Returns true when the run must stop (cap reached or the run's node limit hit).
@@ -2283,22 +2270,32 @@ impl Search<'_> {
     }
 }
 
-/// Apply `nogoods` (a store's propagation: `None` on a contradiction, else whether it removed
-/// values) and the fixpoint in turns until neither removes anything; false on a contradiction.
+/// Where [`stable_under`] met a contradiction.
+enum Unstable {
+    /// In the store's propagation (no failure weight: see [`Search::settle`]).
+    Store,
+    /// In the fixpoint (`Ctx::fail_at` says where).
+    Fixpoint,
+}
+
+/// Apply `store` (a propagation: `None` on a contradiction, else whether it removed values:
+/// the restarts' or the learnt nogoods, or the line-block balance) and the fixpoint in turns
+/// until neither removes anything.
 fn stable_under(
     b: &Board,
     st: &mut State,
     rungs: Rungs,
     ctx: &mut Ctx,
-    mut nogoods: impl FnMut(&mut State) -> Option<bool>,
-) -> bool {
+    mut store: impl FnMut(&mut State) -> Option<bool>,
+) -> Result<(), Unstable> {
     loop {
-        match nogoods(st) {
-            None => return false,
-            Some(false) => return true,
+        match store(st) {
+            None => return Err(Unstable::Store),
+            Some(false) => return Ok(()),
             Some(true) => {
+                ctx.fail_at = None;
                 if fixpoint(b, st, rungs, ctx).is_err() {
-                    return false;
+                    return Err(Unstable::Fixpoint);
                 }
             }
         }
