@@ -52,9 +52,9 @@ if [ "$MODE" = long ]; then
     for policy in "off first" "100 first" "100 late"; do
         set -- $policy
         for signs in shown hidden; do
-            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2"
+            CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2 --threads 1"
             measure "calcudoku 9x9 largest cage 8 signs $signs restart unit $1 root probe $2" "$TIME_SED" \
-                $BIN calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2
+                $BIN calcudoku time --orders 9 --max-cages 8 --boards 1000 --signs $signs --restart-unit $1 --root-probe $2 --threads 1
         done
     done
     mkdir -p "$(dirname "$OUT")"
@@ -70,12 +70,12 @@ for t in 2 1; do
     CMDLINE="gridcensus latin census --orders 8 --threads $t"
     measure "latin census order 8 on $t thread(s)" '' $BIN latin census --orders 8 --threads $t $R
 done
-CMDLINE="gridcensus calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3"
+CMDLINE="gridcensus calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3 --threads 1"
 measure "calcudoku uniqueness decision 7x7 largest cage 4" 's/^[0-9]x[0-9] cage [^ ]* [a-z]* *\([0-9]*\) *\([0-9]*\) *[0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\).*/CPU per decision: median \3 us p90 \4 us p99 \5 us max \6 us (\2 of \1 unique)/p' \
-    $BIN calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3
-CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3"
+    $BIN calcudoku time --orders 7 --max-cages 4 --boards 1000 --repeats 3 --threads 1
+CMDLINE="gridcensus calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3 --threads 1"
 measure "calcudoku uniqueness decision 9x9 largest cage 4" 's/^[0-9]x[0-9] cage [^ ]* [a-z]* *\([0-9]*\) *\([0-9]*\) *[0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\).*/CPU per decision: median \3 us p90 \4 us p99 \5 us max \6 us (\2 of \1 unique)/p' \
-    $BIN calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3
+    $BIN calcudoku time --orders 9 --max-cages 4 --boards 1000 --repeats 3 --threads 1
 CMDLINE="gridcensus numbrix census --max-side 12 --walk-max-cells 49"
 measure "numbrix census to 12x12 (walk to 49 cells)" '' $BIN numbrix census --max-side 12 --walk-max-cells 49 $R
 CMDLINE="gridcensus latin estimate --orders 9 --units 4000"

@@ -528,6 +528,57 @@ fn time_takes_lists_and_files() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `calcudoku time --threads N` decides the same boards alike at any thread count (verdicts,
+/// nodes and board order in the boards CSV), and refuses 0 threads with exit 2.
+#[test]
+fn time_decides_alike_at_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cols = Vec::new();
+    for t in ["1", "2", "3"] {
+        let csv = dir.path().join(format!("t{t}.csv"));
+        let out = bin()
+            .args(["calcudoku", "time", "--orders", "6", "--max-cages", "5"])
+            .args(["--boards", "60", "--signs", "both", "--threads", t])
+            .arg("--boards-csv")
+            .arg(&csv)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains(&format!("{t} thread(s)")), "{stdout}");
+        // set, board, nodes, answers: everything but the times.
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                format!("{},{},{},{}", f[0], f[1], f[4], f[5])
+            })
+            .collect();
+        assert_eq!(rows.len(), 121);
+        cols.push(rows);
+    }
+    assert_eq!(cols[0], cols[1]);
+    assert_eq!(cols[0], cols[2]);
+    // Some boards need search, so the nodes column is not trivially equal.
+    let nodes = |r: &String| r.split(',').nth(2).unwrap().parse::<u64>().unwrap();
+    assert!(cols[0].iter().skip(1).any(|r| nodes(r) > 1));
+    let out = bin()
+        .args(["calcudoku", "time", "--boards", "5", "--threads", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--threads") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
 /// The tail boards: each has two or more answers, found alike by the default search policy and
 /// by probing at every node (skipped on 9×9 boards with cages of 7 or more cells, where it
 /// costs a probe pass per node), and every answer is a solution by the independent verifier.

@@ -2197,7 +2197,10 @@ impl Search<'_> {
             .balance
             .get_or_insert_with(|| super::balance::Balance::new(b));
         let mut quiet = super::balance::Quiet::default();
-        stable_under(b, st, rungs, &mut self.ctx, |s| bal.propagate(b, s, &mut quiet)).is_ok()
+        stable_under(b, st, rungs, &mut self.ctx, |s| {
+            bal.propagate(b, s, &mut quiet)
+        })
+        .is_ok()
     }
 
     /// Returns true when the run must stop (cap reached or the run's node limit hit).

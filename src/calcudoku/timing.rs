@@ -182,11 +182,19 @@ pub fn time_set(
     node_cap: u64,
     policy: SearchPolicy,
     repeats: usize,
+    bar: &indicatif::ProgressBar,
 ) -> (Summary, Vec<BoardTime>) {
+    use rayon::prelude::*;
+    // In the current rayon pool (`ThreadPool::install`), boards side by side, each timed by
+    // its own thread's CPU clock; `collect` keeps the set's order.
     let times: Vec<BoardTime> = set
         .boards
-        .iter()
-        .map(|(_, b)| time_board(b, rungs, node_cap, policy, repeats))
+        .par_iter()
+        .map(|(_, b)| {
+            let t = time_board(b, rungs, node_cap, policy, repeats);
+            bar.inc(1);
+            t
+        })
         .collect();
     (summarize(&set.name, &times), times)
 }

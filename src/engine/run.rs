@@ -136,6 +136,23 @@ struct JournalLine<P> {
     partial: P,
 }
 
+/// A progress bar of `len` steps on stderr, labelled `label` and counting `unit`; hidden unless
+/// `enabled` and stderr is a terminal.
+pub fn progress_bar(len: u64, enabled: bool, label: &str, unit: &str) -> ProgressBar {
+    if !(enabled && std::io::stderr().is_terminal()) {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    b.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} (eta {{eta}})"
+        ))
+        .expect("valid template"),
+    );
+    b.set_message(label.to_string());
+    b
+}
+
 /// The most worker threads a run accepts: 4 per core, at least 16.
 pub fn max_threads() -> usize {
     (4 * num_cpus::get()).max(16)
@@ -271,20 +288,13 @@ pub fn run<J: Job>(job: &J, opts: &RunOptions) -> Result<RunOutcome<J::Partial>>
         .collect();
     let shard_units = opts.shard.units(units_total).count() as u64;
 
-    let bar = if opts.progress && std::io::stderr().is_terminal() && !todo.is_empty() {
-        let b = ProgressBar::with_draw_target(Some(shard_units), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} units (eta {eta})",
-            )
-            .expect("valid template"),
-        );
-        b.set_message(job.label());
-        b.set_position(units_resumed);
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(
+        shard_units,
+        opts.progress && !todo.is_empty(),
+        &job.label(),
+        "units",
+    );
+    bar.set_position(units_resumed);
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
