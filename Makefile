@@ -9,6 +9,8 @@
 #                          results/perf_long.csv (about 15 minutes on 2 idle cores)
 #   make results           regenerate every committed CSV under results/, then the report
 #   make fresh             re-run the quick result jobs into a scratch copy and compare bytes
+#   make references        the Calcudoku tail boards against CaDiCaL and CP-SAT (verdicts must
+#                          agree; needs cadical, and ortools for CP-SAT; about 5 minutes)
 #   make cluster-check     the Slurm and GNU parallel scripts against a live one-node Slurm on
 #                          this machine (root; installs slurm-wlm, munge, parallel if missing)
 
@@ -19,7 +21,7 @@ BIN     := target/release/gridcensus
 THREADS_ARG := $(if $(THREADS),--threads $(THREADS),)
 
 .PHONY: all build census test bench perf perf-long report results results-latin results-calcudoku \
-        results-numbrix results-kakurasu bank clean cluster-check fresh
+        results-numbrix results-kakurasu bank clean cluster-check fresh references
 
 all: build
 
@@ -47,6 +49,9 @@ bench:
 
 fresh: build
 	BIN=$(BIN) sh scripts/check-fresh.sh
+
+references: build
+	BIN=$(BIN) sh scripts/references-calcudoku.sh
 
 report: build
 	$(BIN) report --complete
