@@ -347,6 +347,8 @@ impl Balance {
                     // The sums of the parts' bounds over the cages in `touched`, kept as the
                     // block grows by one line: only the cages on the new line change parts.
                     let (mut slo, mut shi) = (0i32, 0i32);
+                    // At least every part's width in the block (widths set as it grew).
+                    let mut wmax = i32::MIN;
                     for a1 in a0..n {
                         for &i in &self.line_cages[orient][a1] {
                             let i = i as usize;
@@ -369,6 +371,7 @@ impl Balance {
                             ph[i] = inh[i].min(wh - (cl[i] - inl[i]));
                             slo += pl[i];
                             shi += ph[i];
+                            wmax = wmax.max(ph[i] - pl[i]);
                         }
                         if orient == 1 && a0 == 0 && a1 == n - 1 {
                             continue; // the whole board, already seen as rows
@@ -379,6 +382,11 @@ impl Balance {
                         }
                         let (gap_lo, gap_hi) = (total - slo, shi - total);
                         let gap = gap_lo.min(gap_hi);
+                        // No part wider than the gap (`wmax` bounds every part's width since
+                        // the block began): nothing to narrow.
+                        if wmax <= gap {
+                            continue;
+                        }
                         for &i in &touched[..nt] {
                             let (l, h) = (pl[i], ph[i]);
                             if h - l <= gap {

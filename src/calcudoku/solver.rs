@@ -1354,9 +1354,127 @@ fn rung_must(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool
     Ok(progress)
 }
 
-fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
+/// Whether the subset rung's scan of a line would find nothing, decided without the scan: the
+/// line's unsettled cells (`cands`, at least three, each with two values or more) can be given
+/// distinct values (a perfect matching of cells to the values they hold), and every value of
+/// every cell is used by some such assignment (each edge lies on a perfect matching).
+///
+/// With `single` and `hidden` stable this is exactly "no naked subset of 2 to u − 2 of the u
+/// cells holds fewer values than cells, and none holding as many removes anything": a shortage
+/// of values among k cells with k ≥ u − 1 leaves a value in one cell or none, which `hidden`
+/// acts on; and a value that no assignment gives a cell is held by a tight set of other cells
+/// (Hall's theorem; Dulmage and Mendelsohn), of 2 to u − 2 cells for the same reasons. So the
+/// rung skips the scan on such lines, removing the same values in the same order (node counts do
+/// not change; `subset_check_matches_scan` tests the equivalence).
+fn subset_line_stable(cands: &[u16]) -> bool {
+    let u = cands.len();
+    // Kuhn's augmenting paths: `owner[v]` is the cell given value v, `mate[i]` cell i's value.
+    let mut owner = [u8::MAX; 16];
+    let mut mate = [0u8; 9];
+    fn augment(
+        i: usize,
+        cands: &[u16],
+        owner: &mut [u8; 16],
+        mate: &mut [u8; 9],
+        seen: &mut u16,
+    ) -> bool {
+        let mut free = cands[i] & !*seen;
+        while free != 0 {
+            let v = free.trailing_zeros() as usize;
+            free &= free - 1;
+            *seen |= 1 << v;
+            let o = owner[v];
+            if o == u8::MAX || augment(o as usize, cands, owner, mate, seen) {
+                owner[v] = i as u8;
+                mate[i] = v as u8;
+                return true;
+            }
+        }
+        false
+    }
+    // A greedy pass first (most cells keep a value no earlier cell took), then paths for the
+    // rest.
+    let mut taken = 0u16;
+    let mut open = 0u16;
+    for i in 0..u {
+        let free = cands[i] & !taken;
+        if free == 0 {
+            open |= 1 << i;
+            continue;
+        }
+        let v = free.trailing_zeros() as usize;
+        taken |= 1 << v;
+        owner[v] = i as u8;
+        mate[i] = v as u8;
+    }
+    while open != 0 {
+        let i = open.trailing_zeros() as usize;
+        open &= open - 1;
+        let mut seen = 0u16;
+        if !augment(i, cands, &mut owner, &mut mate, &mut seen) {
+            return false;
+        }
+    }
+    // Cell i points to cell j when i holds j's value: an alternating path. An edge (i, value of
+    // j) lies on a perfect matching iff i and j are on a common cycle, i.e. j reaches i back.
+    let mut adj = [0u16; 9];
+    let mut radj = [0u16; 9];
+    for i in 0..u {
+        let mut m = cands[i] & !(1 << mate[i]);
+        while m != 0 {
+            let v = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let j = owner[v] as usize;
+            adj[i] |= 1 << j;
+            radj[j] |= 1 << i;
+        }
+    }
+    // Usually every cell reaches every other (one cycle class): then every edge is on a cycle.
+    let all = (1u16 << u) - 1;
+    let closure = |g: &[u16; 9]| {
+        let (mut seen, mut front) = (1u16, 1u16);
+        while front != 0 {
+            let mut next = 0u16;
+            let mut f = front;
+            while f != 0 {
+                next |= g[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            front = next & !seen;
+            seen |= next;
+        }
+        seen
+    };
+    if closure(&adj) == all && closure(&radj) == all {
+        return true;
+    }
+    let mut reach = adj;
+    for k in 0..u {
+        for i in 0..u {
+            if reach[i] >> k & 1 != 0 {
+                reach[i] |= reach[k];
+            }
+        }
+    }
+    (0..u).all(|i| {
+        let mut m = adj[i];
+        while m != 0 {
+            let j = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if reach[j] >> i & 1 == 0 {
+                return false;
+            }
+        }
+        true
+    })
+}
+
+fn rung_subset(b: &Board, st: &mut State, r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
     let n = b.n;
     let mut unions = [0u16; 1 << 9];
+    // `subset_line_stable` stands in for the scan only where `single` and `hidden` have run
+    // to stability before this rung (in `ladder` and `fixpoint` they always have).
+    let check = r.has(Rung::Single) && r.has(Rung::Hidden);
     for l in 0..2 * n {
         // Its deductions depend on the line's cells alone: a line that gave nothing and has
         // not changed since gives nothing again.
@@ -1374,6 +1492,16 @@ fn rung_subset(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
         if u < 3 {
             st.subset_done |= 1u32 << l;
             continue;
+        }
+        if check {
+            let mut cm = [0u16; 9];
+            for (m, &c) in cm.iter_mut().zip(&cells[..u]) {
+                *m = st.cands[c];
+            }
+            if subset_line_stable(&cm[..u]) {
+                st.subset_done |= 1u32 << l;
+                continue;
+            }
         }
         for s in 1usize..(1 << u) {
             let low = s.trailing_zeros() as usize;
@@ -2503,6 +2631,68 @@ mod tests {
     use crate::calcudoku::generate::seeded_board;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The matching check says "nothing to find" exactly when the subset scan would find
+    /// nothing, on random lines where `single` and `hidden` are stable (3 to 9 unsettled cells,
+    /// each with two values or more, each value in two cells or more), dense and sparse.
+    #[test]
+    fn subset_check_matches_scan() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let (mut stable, mut found) = (0u32, 0u32);
+        let mut tried = 0u32;
+        while tried < 60_000 {
+            let u = rng.random_range(3..=9usize);
+            let p = rng.random_range(0.22..0.55f64);
+            let vals: Vec<u32> = {
+                let mut v: Vec<u32> = (1..=9).collect();
+                use rand::seq::SliceRandom;
+                v.shuffle(&mut rng);
+                v.truncate(u);
+                v
+            };
+            let cands: Vec<u16> = (0..u)
+                .map(|_| {
+                    vals.iter()
+                        .filter(|_| rng.random_bool(p))
+                        .fold(0u16, |m, &v| m | 1 << v)
+                })
+                .collect();
+            let ok_cells = cands.iter().all(|m| m.count_ones() >= 2);
+            let ok_vals = vals
+                .iter()
+                .all(|&v| cands.iter().filter(|&&m| m >> v & 1 != 0).count() >= 2);
+            if !ok_cells || !ok_vals {
+                continue;
+            }
+            tried += 1;
+            // The scan of `rung_subset`: subsets of 2 to u - 2 cells.
+            let mut finds = false;
+            for sub in 1usize..(1 << u) {
+                let k = sub.count_ones() as usize;
+                if k < 2 || k + 1 >= u {
+                    continue;
+                }
+                let un = (0..u)
+                    .filter(|&j| sub >> j & 1 != 0)
+                    .fold(0u16, |m, j| m | cands[j]);
+                let vk = un.count_ones() as usize;
+                if vk < k || (vk == k && (0..u).any(|j| sub >> j & 1 == 0 && cands[j] & un != 0)) {
+                    finds = true;
+                    break;
+                }
+            }
+            assert_eq!(subset_line_stable(&cands), !finds, "{cands:?}");
+            if finds {
+                found += 1;
+            } else {
+                stable += 1;
+            }
+        }
+        assert!(
+            stable > 20_000 && found > 2_000,
+            "{stable} stable, {found} found"
+        );
+    }
 
     /// The cheapest-first schedule reaches the ladder's fixpoint exactly: the same candidates
     /// left, or a contradiction in both, from random states (pins of the answer plus random
