@@ -149,7 +149,21 @@ const MEMO_MIN_CAGE: usize = 5;
 /// The memo is cleared when it reaches this many entries.
 const MEMO_MAX: usize = 1 << 17;
 
-type MemoKey = (u8, u8, [u16; MAX_CAGE]);
+/// A memo key: the cage, the operations enumerated and its cells' candidates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct MemoKey(u8, u8, [u16; MAX_CAGE]);
+
+impl std::hash::Hash for MemoKey {
+    /// One word for the hasher instead of 34 bytes: the candidates (10 bits each at most)
+    /// folded with the cage and operations. Equal keys fold alike; the map compares whole keys.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let mut x = (self.0 as u64) << 8 | self.1 as u64;
+        for &c in &self.2 {
+            x = x.rotate_left(10) ^ c as u64;
+        }
+        h.write_u64(x);
+    }
+}
 
 #[derive(Clone, Copy)]
 struct MemoVal {
@@ -1051,7 +1065,7 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
         for (x, &c) in k.iter_mut().zip(cage.cells.iter()) {
             *x = st.cands[c as usize];
         }
-        let kk = (i as u8, ops, k);
+        let kk = MemoKey(i as u8, ops, k);
         if let Some(v) = memo.map.get(&kk) {
             if !v.found {
                 ctx.fail_at = Some(i as u8);
@@ -1284,17 +1298,21 @@ fn rung_hidden(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bo
         if st.hidden_done >> l & 1 != 0 {
             continue;
         }
-        let (mut once, mut twice) = (0u16, 0u16);
+        let (mut once, mut twice, mut settled) = (0u16, 0u16, 0u16);
         for c in line_cells(n, l) {
             let m = st.cands[c];
             twice |= once & m;
             once |= m;
+            if m.is_power_of_two() {
+                settled |= m;
+            }
         }
         if once != full {
             ctx.fail_at = Some(LINE_FAIL + l as u8);
             return Err(Stop::Contradiction);
         }
-        let uniq = once & !twice;
+        // A value whose one place is a settled cell is already there.
+        let uniq = once & !twice & !settled;
         let mut line_changed = false;
         for v in bits(uniq) {
             let bit = 1u16 << v;
