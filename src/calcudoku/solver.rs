@@ -182,6 +182,76 @@ struct Memo {
     /// whose target no sum (or no product) reaches skips that enumeration at every node: with
     /// fewer candidates it would find nothing either.
     ops: Vec<u8>,
+    /// States known to be fixpoints of the rungs below probe (see [`Witnesses`]).
+    wit: Witnesses,
+}
+
+/// Witnesses for the probe's trials. A state the rungs below probe leave alone, with no
+/// contradiction and either unsettled somewhere or an answer, is a *fixpoint*. A trial
+/// "cell = v" from a state `st` ends in the greatest fixpoint below `st` with the cell set to
+/// v (the fixpoint does not depend on the rungs' order, see [`fixpoint`]); so when a known
+/// fixpoint `w` has the cell settled to v and `w ⊆ st` (each cell's candidates in `w` among
+/// those in `st`), the trial ends in a state holding `w`: it does not fail, finds nothing, and
+/// is skipped. The search's nodes (after their own work, without probe) and the trials that do
+/// not fail are such fixpoints; the store keeps, per (cell, value), the latest one that has
+/// the cell settled to that value. Only states with no operation chosen by the search are
+/// kept (a chosen operation is a constraint of the node, not of the board).
+#[derive(Default)]
+struct Witnesses {
+    /// The rungs the kept states are fixpoints of.
+    rungs: Option<Rungs>,
+    states: Vec<[u16; MAX_CELLS]>,
+    /// Per cell · 16 + value: 1 + the index in `states` of its witness, or 0.
+    of: Vec<u32>,
+}
+
+impl Witnesses {
+    /// Keep `st`, a fixpoint of `rungs` (see [`Witnesses`]), as the witness of every value it
+    /// settles.
+    fn add(&mut self, b: &Board, st: &State, rungs: Rungs) {
+        if st.op_chosen != 0 {
+            return;
+        }
+        if self.rungs != Some(rungs) {
+            self.rungs = Some(rungs);
+            self.states.clear();
+            self.of.clear();
+        }
+        let nn = b.n * b.n;
+        if self.of.is_empty() {
+            self.of = vec![0; nn * 16];
+        }
+        let idx = self.states.len() as u32 + 1;
+        let mut any = false;
+        for (c, &m) in st.cands[..nn].iter().enumerate() {
+            if m.is_power_of_two() {
+                self.of[c * 16 + m.trailing_zeros() as usize] = idx;
+                any = true;
+            }
+        }
+        if any {
+            self.states.push(st.cands);
+        }
+    }
+
+    /// Does a kept fixpoint of `rungs` settle `cell` to `v` within `st` (so that the trial
+    /// "cell = v" from `st` finds nothing)?
+    fn covers(&self, b: &Board, st: &State, rungs: Rungs, cell: usize, v: u32) -> bool {
+        if self.rungs != Some(rungs) || st.op_chosen != 0 || self.of.is_empty() {
+            return false;
+        }
+        let k = self.of[cell * 16 + v as usize];
+        if k == 0 {
+            return false;
+        }
+        let w = &self.states[k as usize - 1];
+        let nn = b.n * b.n;
+        w[..nn]
+            .iter()
+            .zip(st.cands[..nn].iter())
+            .fold(0u16, |acc, (&x, &y)| acc | (x & !y))
+            == 0
+    }
 }
 
 /// Bits of [`Memo::ops`].
@@ -1600,6 +1670,11 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                 if st.cands[cell] >> v & 1 == 0 || st.cands[cell].is_power_of_two() {
                     continue;
                 }
+                if let Some(memo) = ctx.memo.as_deref()
+                    && memo.wit.covers(b, st, lower, cell, v)
+                {
+                    continue;
+                }
                 let mut s2 = st.clone();
                 s2.assign(b, cell, v);
                 let mut c2 = Ctx::new();
@@ -1609,6 +1684,9 @@ fn rung_probe(b: &Board, st: &mut State, rungs: Rungs, ctx: &mut Ctx) -> Result<
                     Ok(()) => s2.solved(b) && !b.is_solution(&s2.grid(b)),
                 };
                 ctx.memo = c2.memo.take();
+                if !dead && let Some(memo) = ctx.memo.as_deref_mut() {
+                    memo.wit.add(b, &s2, lower);
+                }
                 if dead {
                     let changed = restrict(b, st, ctx, cell, !(1u16 << v))?;
                     progress |= changed;
@@ -1960,6 +2038,9 @@ struct Search<'a> {
     path: Vec<State>,
     /// Nogoods learnt from failures (see [`Learned`]).
     learned: Learned,
+    /// Keep the nodes' states as witnesses for the root's probe, still to run (see
+    /// [`Witnesses`]).
+    collect: bool,
 }
 
 /// Nogoods learnt inside a run ([`SearchPolicy::learn`]). When a node with decisions d1 … dk
@@ -2312,6 +2393,14 @@ impl Search<'_> {
         ok
     }
 
+    /// Keep a node's state (after its own work, a fixpoint of the rungs below probe) as a
+    /// witness for the root's probe.
+    fn witness(&mut self, st: &State) {
+        if let Some(memo) = self.ctx.memo.as_deref_mut() {
+            memo.wit.add(self.b, st, self.rungs.below(Rung::Probe));
+        }
+    }
+
     /// Does the node whose fixpoint (or balance) just failed teach a nogood? See [`Learned`].
     fn learn_failure(&mut self) {
         if !self.learning() {
@@ -2365,6 +2454,9 @@ impl Search<'_> {
             Err(()) => true,
             Ok(false) => false,
             Ok(true) => {
+                if self.collect && !st.solved(self.b) {
+                    self.witness(&st);
+                }
                 if self.learning() {
                     self.path.truncate(depth as usize);
                     self.path.push(st.clone());
@@ -2392,6 +2484,9 @@ impl Search<'_> {
         let Some(best) = self.branch_cell(&st) else {
             let g = st.grid(self.b);
             if self.b.is_solution(&g) {
+                if self.collect {
+                    self.witness(&st);
+                }
                 self.run_found += 1;
                 if !self.sols.contains(&g) {
                     self.sols.push(g);
@@ -2510,6 +2605,7 @@ pub fn solve_with(
         decs: Vec::new(),
         path: Vec::new(),
         learned: Learned::default(),
+        collect: probe_pending,
     };
     let mut grade = Grade::NoSolution;
     // Whether the last run exhausted its tree (so its count is exact).
@@ -2535,6 +2631,7 @@ pub fn solve_with(
             }
             if run > 0 && probe_pending {
                 probe_pending = false;
+                s.collect = false;
                 let ok = s.probe_root(&mut st, &mut root);
                 solved = st.solved(b);
                 if !ok {
@@ -2821,6 +2918,83 @@ mod tests {
         assert!(
             checked > 500 && skipped > 2_000,
             "{checked} states, {skipped} cages skipped"
+        );
+    }
+
+    /// The probe skips only trials that find nothing: with witnesses kept from random dives
+    /// (fixpoints met on the way down, and answers), some of them outdated by later
+    /// narrowings, the probe removes exactly what it removes with none.
+    #[test]
+    fn probe_witnesses_skip_nothing() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+        let lower = Rungs::ALL.below(Rung::Probe);
+        let (mut probed, mut covered, mut removing) = (0u32, 0u32, 0u32);
+        for k in 0..240u64 {
+            let n = 4 + (k % 4) as usize;
+            let (b, _) = seeded_board(n, 3 + (k % 6) as usize, k % 2 == 1, 7000 + k);
+            let mut st = State::new(&b);
+            let mut ctx = Ctx::new();
+            ctx.memo = Some(Box::default());
+            if ladder(&b, &mut st, lower, &mut ctx).is_err() || st.solved(&b) {
+                continue;
+            }
+            let mut memo = ctx.memo.take().unwrap();
+            for _ in 0..8 {
+                let mut s = st.clone();
+                loop {
+                    let open: Vec<usize> = (0..n * n)
+                        .filter(|&c| s.cands[c].count_ones() > 1)
+                        .collect();
+                    let c = open[rng.random_range(0..open.len())];
+                    let m = s.cands[c];
+                    let v = bits(m).nth(rng.random_range(0..m.count_ones() as usize));
+                    s.assign(&b, c, v.unwrap());
+                    if fixpoint(&b, &mut s, lower, &mut Ctx::new()).is_err() {
+                        break;
+                    }
+                    if s.solved(&b) {
+                        if b.is_solution(&s.grid(&b)) {
+                            memo.wit.add(&b, &s, lower);
+                        }
+                        break;
+                    }
+                    memo.wit.add(&b, &s, lower);
+                }
+            }
+            // Narrow the state a little (outdating some witnesses) and probe it both ways.
+            for _ in 0..2 {
+                let c = rng.random_range(0..n * n);
+                let m = st.cands[c];
+                if m.count_ones() > 1 {
+                    let v = bits(m).nth(rng.random_range(0..m.count_ones() as usize));
+                    st.narrow(&b, c, !(1u16 << v.unwrap()));
+                }
+            }
+            if fixpoint(&b, &mut st, lower, &mut Ctx::new()).is_err() {
+                continue;
+            }
+            for c in 0..n * n {
+                if st.cands[c].count_ones() > 1 {
+                    covered += bits(st.cands[c])
+                        .filter(|&v| memo.wit.covers(&b, &st, lower, c, v))
+                        .count() as u32;
+                }
+            }
+            let (mut with, mut without) = (st.clone(), st.clone());
+            let mut c1 = Ctx::new();
+            c1.memo = Some(memo);
+            let mut c2 = Ctx::new();
+            c2.memo = Some(Box::default());
+            let r1 = rung_probe(&b, &mut with, Rungs::ALL, &mut c1);
+            let r2 = rung_probe(&b, &mut without, Rungs::ALL, &mut c2);
+            assert_eq!(r1, r2, "board {k}");
+            assert_eq!(&with.cands[..], &without.cands[..], "board {k}");
+            probed += 1;
+            removing += (r2 == Ok(true)) as u32;
+        }
+        assert!(
+            probed > 120 && covered > 1_500 && removing > 20,
+            "{probed} states probed, {covered} trials covered, {removing} probes removing"
         );
     }
 
