@@ -18,9 +18,19 @@ import sys
 
 
 def main():
+    def fail(msg):
+        print(f"restart_portfolio: {msg}", file=sys.stderr)
+        sys.exit(2)
+
     if len(sys.argv) < 2:
-        sys.exit(__doc__.strip().splitlines()[-1].strip())
-    path, ks = sys.argv[1], [int(k) for k in sys.argv[2:]] or [2, 4]
+        fail("usage: " + __doc__.strip().splitlines()[-1].strip())
+    path = sys.argv[1]
+    try:
+        ks = [int(k) for k in sys.argv[2:]] or [2, 4]
+    except ValueError as e:
+        fail(f"K must be a whole number: {e}")
+    if any(k < 1 for k in ks):
+        fail("K must be at least 1")
     nodes = {}
     try:
         with open(path, newline="") as f:
@@ -29,8 +39,7 @@ def main():
                     continue
                 nodes.setdefault(row["board"], []).append(int(row["nodes"]))
     except (OSError, KeyError, ValueError) as e:
-        print(f"restart_portfolio: {path}: {e}", file=sys.stderr)
-        sys.exit(2)
+        fail(f"{path}: {e}")
     head = ["board", "seeds", "least", "median", "most", "mean"] + [f"K={k}" for k in ks]
     print(",".join(head))
     sums = [0.0] * (1 + len(ks))
