@@ -42,8 +42,8 @@ measure() {
 }
 
 R="--results $SCRATCH/r --no-progress"
-# The summary row of a `calcudoku time` set, as a value.
-TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *[0-9.]* *[0-9.]* *\([0-9]*\) *\([0-9]*\) *\([0-9.]*\) *\([0-9]*\).*/CPU per decision: median \2 us p90 \3 us p99 \4 us max \5 us; \6 over 1 s; \7 over 2 s; \1 unknown; mean nodes \8; max nodes \9/p'
+# The summary row of a `calcudoku time` set, as a value (the mean and the wall columns left out).
+TIME_SED='s/^[0-9]x[0-9] cage [^ ]* [a-z]* *[0-9]* *[0-9]* *\([0-9]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *[0-9.]* *[0-9.]* *[0-9.]* *\([0-9]*\) *\([0-9]*\) *\([0-9.]*\) *\([0-9]*\).*/CPU per decision: median \2 us p90 \3 us p99 \4 us max \5 us; \6 over 1 s; \7 over 2 s; \1 unknown; mean nodes \8; max nodes \9/p'
 if [ "$MODE" = long ]; then
     CMDLINE="gridcensus numbrix census --max-side 15 --walk-max-cells 0"
     measure "numbrix frontier counter to 15x15" '' $BIN numbrix census --max-side 15 --walk-max-cells 0 $R

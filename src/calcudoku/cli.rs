@@ -116,8 +116,8 @@ pub enum CalcudokuCmd {
         #[arg(long, default_value_t = 1)]
         steps: usize,
     },
-    /// Time uniqueness decisions (cap 2), board by board: median, p90, p99 and max of CPU time
-    /// per (order, largest cage, sign mode) on seeded random-cut boards, or on board files.
+    /// Time uniqueness decisions (cap 2), board by board: median, p90, p99, max and mean of CPU
+    /// time per (order, largest cage, sign mode) on seeded random-cut boards, or on board files.
     Time {
         /// Board files or directories of `*.txt` board files to time instead of random boards.
         files: Vec<PathBuf>,

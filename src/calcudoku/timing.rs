@@ -1,6 +1,6 @@
 //! `calcudoku time`: uniqueness decisions (cap 2) timed board by board, on seeded random-cut
-//! boards per (order, largest cage, sign mode) or on board files, reported as median, p90, p99
-//! and max of single-threaded CPU time (and wall time), with the slowest boards optionally
+//! boards per (order, largest cage, sign mode) or on board files, reported as median, p90, p99,
+//! max and mean of single-threaded CPU time (and wall time), with the slowest boards optionally
 //! saved as board files.
 
 use super::board::Board;
@@ -153,6 +153,8 @@ pub struct Summary {
     pub unknown: u64,
     /// CPU microseconds: median, p90, p99, max.
     pub cpu_us: [f64; 4],
+    /// CPU microseconds per decision, mean over the boards (exact, not from the histogram).
+    pub cpu_mean_us: f64,
     /// Wall microseconds: median, p90, p99, max.
     pub wall_us: [f64; 4],
     pub over_1s: u64,
@@ -210,6 +212,7 @@ pub fn summarize(name: &str, times: &[BoardTime]) -> Summary {
         unique: times.iter().filter(|t| t.count == Count::Exact(1)).count() as u64,
         unknown: times.iter().filter(|t| t.count == Count::Unknown).count() as u64,
         cpu_us: quantiles(&cpu),
+        cpu_mean_us: cpu.iter().sum::<u64>() as f64 / 1e3 / n as f64,
         wall_us: quantiles(&wall),
         over_1s: cpu.iter().filter(|&&x| x > 1_000_000_000).count() as u64,
         over_2s: cpu.iter().filter(|&&x| x > 2_000_000_000).count() as u64,
@@ -240,11 +243,11 @@ pub fn mean_times(runs: &[Vec<BoardTime>]) -> Vec<BoardTime> {
         .collect()
 }
 
-pub const TABLE_HEADER: &str = "set                        boards unique unknown  cpu_med_us  cpu_p90_us  cpu_p99_us  cpu_max_us  wall_med_us wall_max_us >1s >2s mean_nodes max_nodes";
+pub const TABLE_HEADER: &str = "set                        boards unique unknown  cpu_med_us  cpu_p90_us  cpu_p99_us  cpu_max_us cpu_mean_us  wall_med_us wall_max_us >1s >2s mean_nodes max_nodes";
 
 pub fn table_row(s: &Summary) -> String {
     format!(
-        "{:<26} {:>6} {:>6} {:>7} {:>11.1} {:>11.1} {:>11.1} {:>11.1} {:>12.1} {:>11.1} {:>3} {:>3} {:>10.2} {:>9}",
+        "{:<26} {:>6} {:>6} {:>7} {:>11.1} {:>11.1} {:>11.1} {:>11.1} {:>11.1} {:>12.1} {:>11.1} {:>3} {:>3} {:>10.2} {:>9}",
         s.name,
         s.boards,
         s.unique,
@@ -253,6 +256,7 @@ pub fn table_row(s: &Summary) -> String {
         s.cpu_us[1],
         s.cpu_us[2],
         s.cpu_us[3],
+        s.cpu_mean_us,
         s.wall_us[0],
         s.wall_us[3],
         s.over_1s,
@@ -302,4 +306,43 @@ pub fn write_board_times(path: &Path, rows: &[(String, &TimeSet, Vec<BoardTime>)
     }
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
     crate::engine::atomic::write_atomic(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bt(cpu_us: u64, nodes: u64) -> BoardTime {
+        BoardTime {
+            cpu_ns: cpu_us * 1000,
+            wall_ns: cpu_us * 1000 + 7,
+            nodes,
+            count: Count::AtLeast(2),
+        }
+    }
+
+    #[test]
+    fn summary_mean_is_exact_and_mean_rows_keep_it() {
+        // A heavy tail: the mean lies far above the median and is not a histogram bucket.
+        let a = vec![bt(100, 3), bt(200, 5), bt(300, 7), bt(1_000_003, 90)];
+        let b = vec![bt(300, 5), bt(200, 5), bt(100, 9), bt(3_000_001, 200)];
+        let s = summarize("x", &a);
+        assert_eq!(s.cpu_mean_us, (100.0 + 200.0 + 300.0 + 1_000_003.0) / 4.0);
+        assert_eq!(s.mean_nodes, 105.0 / 4.0);
+        assert_eq!(s.over_1s, 1);
+        // The row of each board's mean over two runs has the mean of both runs' means.
+        let m = mean_times(&[a.clone(), b.clone()]);
+        assert_eq!(m[3].cpu_ns, 2_000_002_000);
+        let sm = summarize("mean", &m);
+        let sb = summarize("y", &b);
+        assert_eq!(sm.cpu_mean_us, (s.cpu_mean_us + sb.cpu_mean_us) / 2.0);
+        // The row shows it in its own column, between the maximum and the wall median.
+        let row = table_row(&sm);
+        let head: Vec<&str> = TABLE_HEADER.split_whitespace().collect();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let at = head.iter().position(|&h| h == "cpu_mean_us").unwrap();
+        assert_eq!(head[at - 1], "cpu_max_us");
+        assert_eq!(head.len(), cols.len());
+        assert_eq!(cols[at], "500150.5");
+    }
 }
