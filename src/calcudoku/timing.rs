@@ -315,7 +315,7 @@ mod tests {
     fn bt(cpu_us: u64, nodes: u64) -> BoardTime {
         BoardTime {
             cpu_ns: cpu_us * 1000,
-            wall_ns: cpu_us * 1000 + 7,
+            wall_ns: cpu_us * 1000,
             nodes,
             count: Count::AtLeast(2),
         }
@@ -331,10 +331,10 @@ mod tests {
         assert_eq!(s.mean_nodes, 105.0 / 4.0);
         assert_eq!(s.over_1s, 1);
         // The row of each board's mean over two runs has the mean of both runs' means.
-        let m = mean_times(&[a.clone(), b.clone()]);
+        let sb = summarize("y", &b);
+        let m = mean_times(&[a, b]);
         assert_eq!(m[3].cpu_ns, 2_000_002_000);
         let sm = summarize("mean", &m);
-        let sb = summarize("y", &b);
         assert_eq!(sm.cpu_mean_us, (s.cpu_mean_us + sb.cpu_mean_us) / 2.0);
         // The row shows it in its own column, between the maximum and the wall median.
         let row = table_row(&sm);
