@@ -13,6 +13,7 @@ pub mod report;
 pub mod report_cuts;
 pub mod solver;
 pub mod squares;
+mod table;
 pub mod timing;
 pub mod verify;
 

@@ -6,6 +6,7 @@
 //! progress, until none does.
 
 use super::board::{Board, MAX_CAGE, MAX_CELLS, MAX_ORDER, Op, cell_name, line_cells, line_name};
+use super::table::{CageTable, TableLimit};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rung {
@@ -165,13 +166,18 @@ impl std::hash::Hash for MemoKey {
     }
 }
 
-#[derive(Clone, Copy)]
-struct MemoVal {
-    support: [u16; MAX_CAGE],
-    need: [u16; 2 * MAX_CAGE],
-    found: bool,
+/// What a cage's enumeration finds: per position the values some filling puts there, per cage
+/// line the values every filling puts on it, whether a filling exists, and the operations
+/// some filling reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct MemoVal {
+    pub(super) support: [u16; MAX_CAGE],
+    pub(super) need: [u16; 2 * MAX_CAGE],
+    pub(super) found: bool,
     /// The operations some filling reaches (see [`State::alive`]).
-    alive: u8,
+    pub(super) alive: u8,
+    /// The enumeration's recursive steps (0 when read from a table).
+    pub(super) steps: u32,
 }
 
 #[derive(Default)]
@@ -184,7 +190,34 @@ struct Memo {
     ops: Vec<u8>,
     /// States known to be fixpoints of the rungs below probe (see [`Witnesses`]).
     wit: Witnesses,
+    /// The root's candidates (all cells), once the search has them: every state the memo
+    /// serves is inside them, so cage tables are built under them.
+    root: Vec<u16>,
+    /// Per cage: its table (see [`super::table`]), or the work of its enumerations so far.
+    tables: Vec<TableSlot>,
 }
+
+/// A cage's table in [`Memo::tables`].
+enum TableSlot {
+    /// Not built yet: the work of the cage's enumerations so far (their steps, each at least
+    /// one), and the work at which the next attempt is made.
+    Waiting(u64, u64),
+    Ready(Box<CageTable>),
+    /// Too many fillings to list.
+    Never,
+}
+
+/// Cages of at least this many cells get a table ([`super::table`]) once their enumerations
+/// have cost [`TABLE_FIRST_WORK`] steps and listing their fillings costs no more steps than a
+/// [`TABLE_WORK_SHARE`]th of what their enumerations have so far (an attempt stops there, and
+/// the next is made when the enumerations have cost twice as much), so that a table never
+/// costs much more than the enumerations it replaces; tables of more than
+/// [`TABLE_MAX_FILLINGS`] fillings are not built. The constants were chosen on the 9×9 cages
+/// 1–6 and 1–8 hidden sets (docs/calcudoku.md, section The tail).
+const TABLE_MIN_CAGE: usize = 4;
+const TABLE_FIRST_WORK: u64 = 1 << 12;
+const TABLE_WORK_SHARE: u64 = 4;
+const TABLE_MAX_FILLINGS: usize = 1 << 18;
 
 /// Witnesses for the probe's trials. A state the rungs below probe leave alone, with no
 /// contradiction and either unsettled somewhere or an answer, is a *fixpoint*. A trial
@@ -259,6 +292,47 @@ const ADD: u8 = 1;
 const MUL: u8 = 2;
 
 impl Memo {
+    /// Cage `i`'s enumeration under `cand` through `ops` from its table, building the table
+    /// once its enumerations have cost enough (see [`TABLE_MIN_CAGE`]); `None` where there is
+    /// no table (yet), `cand` is not inside it, or the table leaves `cand` to the enumeration.
+    fn tabled(&mut self, b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> Option<MemoVal> {
+        let size = b.cages[i].cells.len();
+        if size < TABLE_MIN_CAGE || self.root.is_empty() {
+            return None;
+        }
+        if self.tables.is_empty() {
+            self.tables = (0..b.cages.len())
+                .map(|_| TableSlot::Waiting(0, TABLE_FIRST_WORK))
+                .collect();
+        }
+        if let TableSlot::Waiting(work, next) = self.tables[i] {
+            if work < next {
+                return None;
+            }
+            let mut base = [0u16; MAX_CAGE];
+            for (x, &c) in base.iter_mut().zip(b.cages[i].cells.iter()) {
+                *x = self.root[c as usize];
+            }
+            let most = work / TABLE_WORK_SHARE;
+            self.tables[i] = match CageTable::build(b, i, &base, TABLE_MAX_FILLINGS, most) {
+                Ok(t) => TableSlot::Ready(Box::new(t)),
+                Err(TableLimit::Fillings) => TableSlot::Never,
+                Err(TableLimit::Work) => TableSlot::Waiting(work, work.saturating_mul(2)),
+            };
+        }
+        match &mut self.tables[i] {
+            TableSlot::Ready(t) => t.query(cand, ops),
+            _ => None,
+        }
+    }
+
+    /// Count an enumeration of cage `i` that took `steps` towards building its table.
+    fn enumerated(&mut self, i: usize, steps: u32) {
+        if let Some(TableSlot::Waiting(work, _)) = self.tables.get_mut(i) {
+            *work += steps as u64 + 1;
+        }
+    }
+
     fn ops(&mut self, b: &Board, i: usize) -> u8 {
         if self.ops.is_empty() {
             let full = [full_mask(b.n); MAX_CAGE];
@@ -564,6 +638,8 @@ struct Enum<'a> {
     open: u16,
     /// Some line still has a value every filling so far puts on it.
     needy: bool,
+    /// Calls of the enumeration's recursive steps (a measure of its work).
+    steps: u32,
 }
 
 impl<'a> Enum<'a> {
@@ -589,6 +665,7 @@ impl<'a> Enum<'a> {
             found: false,
             open: ((1u32 << size) - 1) as u16,
             needy: true,
+            steps: 0,
         }
     }
 
@@ -749,6 +826,7 @@ impl Enum<'_> {
     /// Enumerate the sum fillings below `vals[..k]`; `PRUNE = false` visits every filling (the
     /// reference the tests compare the pruned enumeration with).
     fn add<const PRUNE: bool>(&mut self, k: usize, rem: i32) {
+        self.steps += 1;
         if k == self.size {
             if rem == 0 {
                 self.record();
@@ -820,6 +898,7 @@ impl Enum<'_> {
     /// Does some × filling of positions `k..` reach `rem` (the prefix `vals[..k]` fixed)?
     /// Records nothing. `ex` is `prime_exps(rem)`.
     fn any_mul(&mut self, k: usize, rem: u64, ex: u32) -> bool {
+        self.steps += 1;
         if k == self.size {
             return rem == 1;
         }
@@ -841,6 +920,7 @@ impl Enum<'_> {
     /// is `prime_exps(rem)`; the pruned enumeration also skips values after which the later
     /// positions cannot supply the primes 2, 3, 5, 7 the rest of the target holds.
     fn mul<const PRUNE: bool>(&mut self, k: usize, rem: u64, ex: u32) {
+        self.steps += 1;
         if k == self.size {
             if rem == 1 {
                 self.record();
@@ -1080,6 +1160,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                     alive |= if b.cage_hidden(i) { 2 } else { 1 };
                 }
             }
+            e.steps += f.steps;
             if f.found {
                 e.found = true;
                 for k in 0..size {
@@ -1111,6 +1192,7 @@ fn result(e: &Enum<'_>, alive: u8) -> MemoVal {
         need: e.need,
         found: e.found,
         alive,
+        steps: e.steps,
     }
 }
 
@@ -1156,7 +1238,20 @@ fn ensure(b: &Board, st: &mut State, i: usize, ctx: &mut Ctx) -> Result<(), Stop
     for (x, &c) in cand.iter_mut().zip(cage.cells.iter()) {
         *x = st.cands[c as usize];
     }
-    let e = enumerate(b, i, &cand, ops);
+    let tabled = ctx
+        .memo
+        .as_deref_mut()
+        .and_then(|m| m.tabled(b, i, &cand, ops));
+    let e = match tabled {
+        Some(v) => v,
+        None => {
+            let e = enumerate(b, i, &cand, ops);
+            if let Some(m) = ctx.memo.as_deref_mut() {
+                m.enumerated(i, e.steps);
+            }
+            e
+        }
+    };
     if let (Some(kk), Some(memo)) = (key, ctx.memo.as_deref_mut()) {
         if memo.map.len() >= MEMO_MAX {
             memo.map.clear();
@@ -2583,6 +2678,9 @@ pub fn solve_with(
     };
     let root_ok = ladder(b, &mut st, first_rungs, &mut ctx).is_ok();
     let mut root = ctx.stats;
+    if root_ok && let Some(m) = ctx.memo.as_deref_mut() {
+        m.root = st.cands[..b.n * b.n].to_vec();
+    }
     // The root's probe, not run yet (see `RootProbe::Late`).
     let mut probe_pending = late && root_ok && !st.solved(b);
     let mut s = Search {
@@ -2638,6 +2736,10 @@ pub fn solve_with(
                     // Every answer was met already (none can be left: the probe is sound).
                     exhausted = true;
                     break;
+                }
+                // Tables built from here on list only the fillings the probe left.
+                if let Some(m) = s.ctx.memo.as_deref_mut() {
+                    m.root.copy_from_slice(&st.cands[..b.n * b.n]);
                 }
             }
             let stopped = s.dfs(st.clone(), 0);
@@ -3168,6 +3270,103 @@ mod tests {
         assert!(
             hidden_mixed > 1_000,
             "{hidden_mixed} hidden cages left one operation"
+        );
+    }
+
+    /// A cage table answers exactly what the enumeration finds (whether a filling exists, the
+    /// support, the per-line needed values and the operations reached), on random boards of
+    /// orders 6 to 9 with cages up to 8 cells, signs shown and hidden, built under random base
+    /// candidates and queried along random narrowing walks (so that queries start from kept
+    /// ones as well as from scratch) under every set of operations; candidates outside the
+    /// base are refused.
+    #[test]
+    fn cage_tables_match_the_enumeration() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+        let (mut answered, mut empty, mut left, mut refused, mut tables) = (0u64, 0, 0, 0, 0);
+        for k in 0..120u64 {
+            let n = 6 + (k % 4) as usize;
+            let max_cage = 4 + (k % 5) as usize;
+            let (b, sol) = seeded_board(n, max_cage, k % 2 == 1, 7000 + k);
+            let keep = rng.random_range(0.5..1.0f64);
+            for (i, cage) in b.cages.iter().enumerate() {
+                let size = cage.cells.len();
+                if size < 3 {
+                    continue;
+                }
+                let mut base = [0u16; MAX_CAGE];
+                for (x, &c) in base.iter_mut().zip(cage.cells.iter()) {
+                    *x = 1 << sol[c as usize];
+                    for v in 1..=n {
+                        if rng.random_bool(keep) {
+                            *x |= 1 << v;
+                        }
+                    }
+                }
+                let Ok(mut t) = CageTable::build(&b, i, &base, 1 << 18, u64::MAX) else {
+                    continue;
+                };
+                tables += 1;
+                assert!(t.fillings() > 0, "board {k} cage {i}");
+                let hidden = b.cage_hidden(i);
+                let mut cand = base;
+                for step in 0..40 {
+                    if step % 10 == 0 {
+                        cand = base;
+                    }
+                    // Narrow: drop random values, sometimes pin a position.
+                    let p = rng.random_range(0..size);
+                    if rng.random_bool(0.2) {
+                        let v = if rng.random_bool(0.7) {
+                            sol[cage.cells[p] as usize] as u32
+                        } else {
+                            rng.random_range(1..=n as u32)
+                        };
+                        cand[p] &= 1 << v;
+                    } else {
+                        for v in 1..=n {
+                            if rng.random_bool(0.15) {
+                                cand[p] &= !(1 << v);
+                            }
+                        }
+                    }
+                    let opss: &[u8] = if hidden {
+                        &[ADD | MUL, ADD, MUL, 0]
+                    } else {
+                        &[ADD | MUL]
+                    };
+                    for &ops in opss {
+                        let plain = enumerate(&b, i, &cand, ops);
+                        let Some(q) = t.query(&cand, ops) else {
+                            left += 1;
+                            continue;
+                        };
+                        assert_eq!(q.found, plain.found, "board {k} cage {i} {cand:?} {ops}");
+                        if plain.found {
+                            let nl = b.cage_lines[i].len();
+                            assert_eq!(q.support, plain.support, "board {k} cage {i} {cand:?}");
+                            assert_eq!(q.need[..nl], plain.need[..nl], "board {k} cage {i}");
+                            assert_eq!(q.alive, plain.alive, "board {k} cage {i} {ops}");
+                            answered += 1;
+                        } else {
+                            empty += 1;
+                        }
+                    }
+                }
+                // A value outside the base is refused.
+                let p = rng.random_range(0..size);
+                let out = crate::calcudoku::solver::full_mask(n) & !base[p];
+                if out != 0 {
+                    let mut c2 = base;
+                    c2[p] |= 1 << out.trailing_zeros();
+                    assert!(t.query(&c2, ADD | MUL).is_none(), "board {k} cage {i}");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(
+            tables > 500 && answered > 10_000 && empty > 1_000 && left > 100 && refused > 50,
+            "{tables} tables, {answered} answered, {empty} empty, {left} left to the \
+             enumeration, {refused} refused"
         );
     }
 }
