@@ -11,7 +11,8 @@
 //! the two on random states), computed with word-wise AND and OR instead of a fresh walk: the
 //! table propagator of constraint solvers ("compact table", Demeulenaere, Hartert, Lecoutre,
 //! Perez, Perron, Régin and Schaus, CP 2016), here without its reversible state, since the
-//! search copies its states.
+//! search copies its states: a table keeps its latest queries instead and starts a new one
+//! from the latest whose candidates hold its own.
 
 use super::board::{Board, MAX_CAGE, Op};
 use super::solver::MemoVal;
@@ -174,7 +175,8 @@ impl CageTable {
 
     /// What [`super::solver`]'s enumeration finds for the cage under `cand` through the
     /// operations `ops` (its `ADD`/`MUL` bits; a shown cage ignores them), or `None` when some
-    /// position has a candidate outside the table's base.
+    /// position has a candidate outside the table's base, or when the query is left to the
+    /// enumeration (no kept query to start from, and narrow candidates: [`SCRATCH_SHARE`]).
     pub(super) fn query(&mut self, cand: &[u16; MAX_CAGE], ops: u8) -> Option<MemoVal> {
         let size = self.size;
         for p in 0..size {
