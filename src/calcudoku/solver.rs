@@ -1130,6 +1130,15 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                 pl[m] = (r, c);
                 m += 1;
             }
+            // Fewest candidates first (insertion sort: at most MAX_CAGE positions).
+            for a in 1..m {
+                let mut j = a;
+                while j > 0 && e.cand[idx[j - 1]].count_ones() > e.cand[idx[j]].count_ones() {
+                    idx.swap(j - 1, j);
+                    pl.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             let mut fcand = [0u16; MAX_CAGE];
             for (x, &k) in fcand.iter_mut().zip(idx.iter()).take(m) {
                 *x = e.cand[k];
