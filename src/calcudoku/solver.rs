@@ -1127,21 +1127,15 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                     continue;
                 }
                 idx[m] = k;
-                pl[m] = (r, c);
                 m += 1;
             }
-            // Fewest candidates first (insertion sort: at most MAX_CAGE positions).
-            for a in 1..m {
-                let mut j = a;
-                while j > 0 && e.cand[idx[j - 1]].count_ones() > e.cand[idx[j]].count_ones() {
-                    idx.swap(j - 1, j);
-                    pl.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
+            // Fewest candidates first, ties in the cage's cell order (a stable sort): fewer
+            // dead ends near the root of the walk (docs/calcudoku.md, section The tail).
+            idx[..m].sort_by_key(|&k| e.cand[k].count_ones());
             let mut fcand = [0u16; MAX_CAGE];
-            for (x, &k) in fcand.iter_mut().zip(idx.iter()).take(m) {
-                *x = e.cand[k];
+            for j in 0..m {
+                fcand[j] = e.cand[idx[j]];
+                pl[j] = e.pl[idx[j]];
             }
             let mut f = Enum::new(m, &pl, fcand, nlines);
             f.set_bounds();
