@@ -1378,10 +1378,12 @@ fn rung_cage(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool
     cage_pass(b, st, ctx, st.stale, false)
 }
 
-/// Apply the support of the cages in `todo` (those still stale when reached). With
-/// `stop_early`, return after the first cage of at least [`MEMO_MIN_CAGE`] cells that removed
-/// something, so that cheaper rungs can shrink the candidates before the next large
-/// enumeration.
+/// Apply the support of the cages in `todo` (those still stale when reached), in cage order.
+/// With `stop_early`, take the stale cages fewest candidates first (summed over the cage's
+/// cells; ties to the lower index) and return after the first cage of at least
+/// [`MEMO_MIN_CAGE`] cells that removed something, so that cheaper rungs can shrink the
+/// candidates before the next large enumeration. The order leaves the fixpoint alone; it
+/// decides which cage meets a contradiction first, and so where search puts its failure weight.
 fn cage_pass(
     b: &Board,
     st: &mut State,
@@ -1391,8 +1393,12 @@ fn cage_pass(
 ) -> Result<bool, Stop> {
     let mut progress = false;
     while todo != 0 {
-        let i = todo.trailing_zeros() as usize;
-        todo &= todo - 1;
+        let i = if stop_early {
+            cheapest_stale(b, st, todo)
+        } else {
+            todo.trailing_zeros() as usize
+        };
+        todo &= !(1u128 << i);
         if st.stale >> i & 1 == 0 {
             continue;
         }
@@ -1421,6 +1427,26 @@ fn cage_pass(
         }
     }
     Ok(progress)
+}
+
+/// The cage of `todo` with the fewest candidates summed over its cells, among the stale ones
+/// (ties to the lower index); the lowest index of `todo` when none is stale.
+fn cheapest_stale(b: &Board, st: &State, todo: u128) -> usize {
+    let mut left = todo & st.stale;
+    let mut best = (u32::MAX, todo.trailing_zeros() as usize);
+    while left != 0 {
+        let i = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let cost = b.cages[i]
+            .cells
+            .iter()
+            .map(|&c| st.cands[c as usize].count_ones())
+            .sum::<u32>();
+        if cost < best.0 {
+            best = (cost, i);
+        }
+    }
+    best.1
 }
 
 fn rung_single(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
