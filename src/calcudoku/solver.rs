@@ -3007,6 +3007,40 @@ mod tests {
         );
     }
 
+    /// Below the root the large cages are taken fewest candidates first: on a fresh state the
+    /// smallest of them (the lowest index among equals), once a later cage's cells are pinned
+    /// to the answer that cage, and a cage no longer stale is passed over.
+    #[test]
+    fn large_cages_fewest_candidates_first() {
+        let mut tried = 0;
+        for seed in 0..40u64 {
+            let (b, sol) = seeded_board(9, 8, seed % 2 == 1, 700 + seed);
+            let large: Vec<usize> = (0..b.cages.len())
+                .filter(|&i| b.cages[i].cells.len() >= MEMO_MIN_CAGE)
+                .collect();
+            if large.len() < 2 {
+                continue;
+            }
+            tried += 1;
+            let todo = large.iter().fold(0u128, |m, &i| m | 1u128 << i);
+            let mut st = State::new(&b);
+            let fewest = large.iter().map(|&i| b.cages[i].cells.len()).min().unwrap();
+            let first_smallest = *large
+                .iter()
+                .find(|&&i| b.cages[i].cells.len() == fewest)
+                .unwrap();
+            assert_eq!(cheapest_stale(&b, &st, todo), first_smallest, "seed {seed}");
+            let last = *large.last().unwrap();
+            for &c in &b.cages[last].cells {
+                st.assign(&b, c as usize, sol[c as usize] as u32);
+            }
+            assert_eq!(cheapest_stale(&b, &st, todo), last, "seed {seed}");
+            st.stale &= !(1u128 << last);
+            assert_ne!(cheapest_stale(&b, &st, todo), last, "seed {seed}");
+        }
+        assert!(tried >= 10, "only {tried} boards with two large cages");
+    }
+
     /// The must rung's record of cages already applied skips only work that removes nothing:
     /// along chains of random narrowings and fixpoints (orders 4 to 9, cages up to 8 cells,
     /// signs shown and hidden), forgetting the record and running the rung again removes no
