@@ -1394,7 +1394,10 @@ fn cage_pass(
     let mut progress = false;
     while todo != 0 {
         let i = if stop_early {
-            cheapest_stale(b, st, todo)
+            match cheapest_stale(b, st, todo) {
+                Some(i) => i,
+                None => break,
+            }
         } else {
             todo.trailing_zeros() as usize
         };
@@ -1429,24 +1432,19 @@ fn cage_pass(
     Ok(progress)
 }
 
-/// The cage of `todo` with the fewest candidates summed over its cells, among the stale ones
-/// (ties to the lower index); the lowest index of `todo` when none is stale.
-fn cheapest_stale(b: &Board, st: &State, todo: u128) -> usize {
-    let mut left = todo & st.stale;
-    let mut best = (u32::MAX, todo.trailing_zeros() as usize);
-    while left != 0 {
-        let i = left.trailing_zeros() as usize;
-        left &= left - 1;
-        let cost = b.cages[i]
-            .cells
-            .iter()
-            .map(|&c| st.cands[c as usize].count_ones())
-            .sum::<u32>();
-        if cost < best.0 {
-            best = (cost, i);
-        }
-    }
-    best.1
+/// The stale cage of `todo` with the fewest candidates summed over its cells (the lowest index
+/// among equals), or none when no cage of `todo` is stale.
+fn cheapest_stale(b: &Board, st: &State, todo: u128) -> Option<usize> {
+    let live = todo & st.stale;
+    (0..b.cages.len())
+        .filter(|&i| live >> i & 1 != 0)
+        .min_by_key(|&i| {
+            b.cages[i]
+                .cells
+                .iter()
+                .map(|&c| st.cands[c as usize].count_ones())
+                .sum::<u32>()
+        })
 }
 
 fn rung_single(b: &Board, st: &mut State, _r: Rungs, ctx: &mut Ctx) -> Result<bool, Stop> {
@@ -3029,14 +3027,18 @@ mod tests {
                 .iter()
                 .find(|&&i| b.cages[i].cells.len() == fewest)
                 .unwrap();
-            assert_eq!(cheapest_stale(&b, &st, todo), first_smallest, "seed {seed}");
+            assert_eq!(
+                cheapest_stale(&b, &st, todo),
+                Some(first_smallest),
+                "seed {seed}"
+            );
             let last = *large.last().unwrap();
             for &c in &b.cages[last].cells {
                 st.assign(&b, c as usize, sol[c as usize] as u32);
             }
-            assert_eq!(cheapest_stale(&b, &st, todo), last, "seed {seed}");
+            assert_eq!(cheapest_stale(&b, &st, todo), Some(last), "seed {seed}");
             st.stale &= !(1u128 << last);
-            assert_ne!(cheapest_stale(&b, &st, todo), last, "seed {seed}");
+            assert_ne!(cheapest_stale(&b, &st, todo), Some(last), "seed {seed}");
         }
         assert!(tried >= 10, "only {tried} boards with two large cages");
     }
