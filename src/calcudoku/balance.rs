@@ -174,6 +174,14 @@ fn cage_window(op: Op, target: u64, k: usize, n: usize) -> Option<Windows> {
     })
 }
 
+/// The cells of one cage on one line.
+#[derive(Clone, Copy)]
+struct Seg {
+    cage: u8,
+    start: u16,
+    end: u16,
+}
+
 /// The balance tables of one board: each cage's window per feature, and the cages that touch
 /// each row and each column.
 pub struct Balance {
@@ -183,8 +191,14 @@ pub struct Balance {
     /// Per cage, per mask of the operations still reached ([`State::alive`], low four
     /// bits), and per feature: the window of the cage's total.
     window: Vec<[Windows; 16]>,
-    /// Per orientation (rows, columns) and line: the cages with a cell on it.
-    line_cages: [Vec<Vec<u8>>; 2],
+    /// Per orientation (rows, columns), line after line: the cages with a cell on the line, in
+    /// cage order, each with its cells on that line (`seg_cells[start..end]`); line `l`'s are
+    /// `segs[o][line_segs[o][l]..line_segs[o][l + 1]]`.
+    segs: [Vec<Seg>; 2],
+    line_segs: [[usize; MAX_ORDER + 1]; 2],
+    seg_cells: Vec<u8>,
+    /// Per orientation and cell: its line (row, column).
+    line_of: [[u8; MAX_CELLS]; 2],
     /// Some cage has no filling at all.
     empty: bool,
 }
@@ -237,22 +251,44 @@ impl Balance {
             }
             window.push(per_mask);
         }
-        let mut line_cages = [vec![Vec::new(); n], vec![Vec::new(); n]];
-        for (i, cage) in b.cages.iter().enumerate() {
-            for &c in &cage.cells {
-                let c = c as usize;
-                for (o, l) in [(0, c / n), (1, c % n)] {
-                    if !line_cages[o][l].contains(&(i as u8)) {
-                        line_cages[o][l].push(i as u8);
+        let mut line_of = [[0u8; MAX_CELLS]; 2];
+        let [rows, cols] = &mut line_of;
+        for (c, (r, k)) in rows.iter_mut().zip(cols.iter_mut()).enumerate().take(n * n) {
+            (*r, *k) = ((c / n) as u8, (c % n) as u8);
+        }
+        let mut segs = [Vec::new(), Vec::new()];
+        let mut line_segs = [[0; MAX_ORDER + 1]; 2];
+        let mut seg_cells = Vec::new();
+        for (o, (segs, starts)) in segs.iter_mut().zip(line_segs.iter_mut()).enumerate() {
+            for (l, start_l) in starts.iter_mut().enumerate().take(n) {
+                *start_l = segs.len();
+                for (i, cage) in b.cages.iter().enumerate() {
+                    let start = seg_cells.len() as u16;
+                    seg_cells.extend(
+                        cage.cells
+                            .iter()
+                            .filter(|&&c| line_of[o][c as usize] as usize == l),
+                    );
+                    let end = seg_cells.len() as u16;
+                    if end > start {
+                        segs.push(Seg {
+                            cage: i as u8,
+                            start,
+                            end,
+                        });
                     }
                 }
             }
+            starts[n] = segs.len();
         }
         Balance {
             features,
             line_total,
             window,
-            line_cages,
+            segs,
+            line_segs,
+            seg_cells,
+            line_of,
             empty,
         }
     }
@@ -274,9 +310,6 @@ impl Balance {
         let mut changed = false;
         let mut lo = [0i32; MAX_CELLS];
         let mut hi = [0i32; MAX_CELLS];
-        // Per cage and line: the bounds of its cells on that line.
-        let mut il = [[0i32; MAX_ORDER]; MAX_CELLS];
-        let mut ih = [[0i32; MAX_ORDER]; MAX_CELLS];
         let mut cl = [0i32; MAX_CELLS];
         let mut ch = [0i32; MAX_CELLS];
         let mut inl = [0i32; MAX_CELLS];
@@ -330,14 +363,15 @@ impl Balance {
                 *w = ws[m as usize][fi];
             }
             for orient in 0..2 {
-                let line_of = |c: usize| if orient == 0 { c / n } else { c % n };
-                for i in 0..b.cages.len() {
-                    il[i] = [0; MAX_ORDER];
-                    ih[i] = [0; MAX_ORDER];
-                    for &c in &b.cages[i].cells {
-                        let c = c as usize;
-                        il[i][line_of(c)] += lo[c];
-                        ih[i][line_of(c)] += hi[c];
+                let line_of = &self.line_of[orient];
+                // Per segment (a cage's cells on a line): the bounds of its cells.
+                let segs = &self.segs[orient];
+                let mut sl = [0i32; MAX_CELLS];
+                let mut sh = [0i32; MAX_CELLS];
+                for (k, seg) in segs.iter().enumerate() {
+                    for &c in &self.seg_cells[seg.start as usize..seg.end as usize] {
+                        sl[k] += lo[c as usize];
+                        sh[k] += hi[c as usize];
                     }
                 }
                 for a0 in 0..n {
@@ -350,8 +384,8 @@ impl Balance {
                     // At least every part's width in the block (widths set as it grew).
                     let mut wmax = i32::MIN;
                     for a1 in a0..n {
-                        for &i in &self.line_cages[orient][a1] {
-                            let i = i as usize;
+                        for k in self.line_segs[orient][a1]..self.line_segs[orient][a1 + 1] {
+                            let i = segs[k].cage as usize;
                             if seen[i] != stamp {
                                 seen[i] = stamp;
                                 inl[i] = 0;
@@ -362,8 +396,8 @@ impl Balance {
                                 slo -= pl[i];
                                 shi -= ph[i];
                             }
-                            inl[i] += il[i][a1];
-                            inh[i] += ih[i][a1];
+                            inl[i] += sl[k];
+                            inh[i] += sh[k];
                             // The part inside the block: its cells' bounds, and the window
                             // less the most and least its cells outside can take.
                             let (wl, wh) = win[i];
@@ -399,7 +433,8 @@ impl Balance {
                             let (oa, oz) = ((wl - z).max(ol), (wh - a).min(oh));
                             for &c in &b.cages[i].cells {
                                 let c = c as usize;
-                                let l_in = line_of(c) >= a0 && line_of(c) <= a1;
+                                let l = line_of[c] as usize;
+                                let l_in = l >= a0 && l <= a1;
                                 let (wlo, whi) = if l_in {
                                     (a - (inh[i] - hi[c]), z - (inl[i] - lo[c]))
                                 } else {
