@@ -140,7 +140,7 @@ const BOARD85: &str = concat!(
 fn solve_takes_the_restart_unit_and_refuses_a_bad_one() {
     use std::process::Command;
     // The plain search needs 770,350 nodes on this board; restarts decide it within a few
-    // thousand (docs/calcudoku.md, section The tail).
+    // thousand (docs/calcudoku-tail.md).
     let out = Command::new(BIN)
         .args([
             "calcudoku",

@@ -213,7 +213,7 @@ enum TableSlot {
 /// the next is made when the enumerations have cost twice as much), so that a table never
 /// costs much more than the enumerations it replaces; tables of more than
 /// [`TABLE_MAX_FILLINGS`] fillings are not built. The constants were chosen on the 9×9 cages
-/// 1–6 and 1–8 hidden sets (docs/calcudoku.md, section The tail).
+/// 1–6 and 1–8 hidden sets (docs/calcudoku-tail.md).
 const TABLE_MIN_CAGE: usize = 4;
 const TABLE_FIRST_WORK: u64 = 1 << 12;
 const TABLE_WORK_SHARE: u64 = 4;
@@ -1130,7 +1130,7 @@ fn enumerate(b: &Board, i: usize, cand: &[u16; MAX_CAGE], ops: u8) -> MemoVal {
                 m += 1;
             }
             // Fewest candidates first, ties in the cage's cell order (a stable sort): fewer
-            // dead ends near the root of the walk (docs/calcudoku.md, section The tail).
+            // dead ends near the root of the walk (docs/calcudoku-tail.md).
             idx[..m].sort_by_key(|&k| e.cand[k].count_ones());
             let mut fcand = [0u16; MAX_CAGE];
             for j in 0..m {
@@ -2089,7 +2089,7 @@ impl Default for SearchPolicy {
 pub const DEFAULT_OP_BRANCH: bool = false;
 
 /// The default of [`SearchPolicy::fail_share`], chosen by the per-board means over restart
-/// seeds in docs/calcudoku.md.
+/// seeds in docs/calcudoku-tail.md.
 pub const DEFAULT_FAIL_SHARE: bool = true;
 
 /// The default of [`SearchPolicy::learn`].
@@ -2099,18 +2099,18 @@ pub const DEFAULT_LEARN: bool = false;
 pub const DEFAULT_NOGOODS: bool = true;
 
 /// The default of [`SearchPolicy::root_probe`], chosen by the 1,000-board measurements in
-/// docs/calcudoku.md.
+/// docs/calcudoku-tail.md.
 pub const DEFAULT_ROOT_PROBE: RootProbe = RootProbe::Late;
 
 /// The default deepest probing node (see [`SearchPolicy`]); chosen by the tail measurements
-/// documented in docs/calcudoku.md.
+/// documented in docs/calcudoku-tail.md.
 pub const DEFAULT_PROBE_DEPTH: u32 = 0;
 
 /// The default restart unit (see [`SearchPolicy`]), chosen with the nogoods by the 1,000-board
-/// tail measurements in docs/calcudoku.md.
+/// tail measurements in docs/calcudoku-tail.md.
 pub const DEFAULT_RESTART_UNIT: u64 = 100;
 
-/// The default of [`SearchPolicy::balance_from`] (docs/calcudoku.md, section The tail).
+/// The default of [`SearchPolicy::balance_from`] (docs/calcudoku-tail.md).
 pub const DEFAULT_BALANCE_FROM: u64 = 16;
 
 /// The plain first run's budget, in restart units.
